@@ -1,0 +1,29 @@
+/* Internal: what runtime/ asks of the CUDA side (memory and copies). Implemented by cuda/ C files
+ * when the library is built with CUDA, and by runtime/no_cuda.c (errors, count 0) otherwise.
+ * Plain C: the CUDA runtime API is a C API, so no C++ is needed here. */
+#ifndef TENSOR_CUDA_BACKEND_H
+#define TENSOR_CUDA_BACKEND_H
+
+#include <stddef.h>
+
+#include "runtime/device.h"
+#include "runtime/status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Allocates nbytes on CUDA device `index` through the caching allocator (current stream of
+ * that device). *ptr gets the device address, *handle the block to give back. nbytes 0 gives a
+ * NULL ptr and a NULL handle. Errors name func. */
+tensor_status tensor_cuda_alloc(int index, size_t nbytes, void **ptr, void **handle, const char *func);
+/* Returns a block to the cache (never cudaFree on this path). NULL is a no-op. */
+void tensor_cuda_free(void *handle);
+/* cudaMemcpy in any direction; kinds inferred from the devices. Errors name func. */
+tensor_status tensor_cuda_memcpy(void *dst, tensor_device dst_device, const void *src, tensor_device src_device,
+                                 size_t nbytes, const char *func);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,149 @@
+/* Copies between layouts, dtypes and devices. The general CPU path walks both tensors with an
+ * index counter and converts element by element; the fast elementwise engine (issue 6) will
+ * replace it for large strided copies. */
+#include <string.h>
+
+#include "runtime/error.h"
+#include "runtime/tensor_impl.h"
+
+static bool is_integral_or_bool(tensor_dtype d) { return !tensor_dtype_is_floating(d); }
+
+tensor_status tensor_copy_cpu(tensor_t *dst, const tensor_t *src, const char *func) {
+    int64_t numel = tensor_numel(src);
+    if (numel != tensor_numel(dst) || dst->ndim != src->ndim)
+        return tensor_error(TENSOR_ERR_SHAPE, "%s: copy between tensors of different shapes", func);
+    if (numel == 0) return TENSOR_OK;
+    size_t dsz = tensor_dtype_size(dst->dtype), ssz = tensor_dtype_size(src->dtype);
+    char *dbase = tensor_data(dst);
+    const char *sbase = tensor_data(src);
+    bool same = dst->dtype == src->dtype;
+    if (same && tensor_is_contiguous(dst) && tensor_is_contiguous(src)) {
+        memmove(dbase, sbase, (size_t)numel * dsz);
+        return TENSOR_OK;
+    }
+    /* Integers go through int64 so that values above 2^53 survive. */
+    bool via_int = is_integral_or_bool(dst->dtype) && is_integral_or_bool(src->dtype);
+    int64_t idx[TENSOR_MAX_DIMS] = {0};
+    int64_t doff = 0, soff = 0;
+    int nd = src->ndim;
+    for (int64_t i = 0; i < numel; i++) {
+        char *d = dbase + doff * (int64_t)dsz;
+        const char *s = sbase + soff * (int64_t)ssz;
+        if (same)
+            memcpy(d, s, dsz);
+        else if (via_int)
+            tensor_dtype_store_int64(dst->dtype, d, tensor_dtype_load_int64(src->dtype, s));
+        else
+            tensor_dtype_store_double(dst->dtype, d, tensor_dtype_load_double(src->dtype, s));
+        for (int k = nd - 1; k >= 0; k--) {
+            if (++idx[k] < src->sizes[k]) {
+                doff += dst->strides[k];
+                soff += src->strides[k];
+                break;
+            }
+            doff -= dst->strides[k] * (src->sizes[k] - 1);
+            soff -= src->strides[k] * (src->sizes[k] - 1);
+            idx[k] = 0;
+        }
+    }
+    return TENSOR_OK;
+}
+
+static tensor_t *empty_like_contiguous(const tensor_t *t, tensor_dtype dtype, tensor_device device) {
+    return tensor_empty(t->ndim, t->sizes, dtype, device);
+}
+
+static tensor_status not_yet_strided_cuda(const char *func) {
+    return tensor_error(TENSOR_ERR_NOT_IMPLEMENTED,
+                        "%s: strided or dtype-converting copies of CUDA tensors are not yet implemented "
+                        "(they arrive with the CUDA elementwise engine); make the tensor contiguous on the CPU first",
+                        func);
+}
+
+/* Copies src (any layout, any device) into a new contiguous tensor of dtype on device. */
+static tensor_t *copy_to(const tensor_t *src, tensor_dtype dtype, tensor_device device, const char *func) {
+    if (tensor_device_check(device, func) != TENSOR_OK) return NULL;
+    if (!tensor_dtype_is_valid(dtype)) return tensor_error_null(TENSOR_ERR_DTYPE, "%s: unknown dtype %d", func, (int)dtype);
+    tensor_device sdev = src->storage->device;
+    bool src_cpu = sdev.type == TENSOR_DEVICE_CPU, dst_cpu = device.type == TENSOR_DEVICE_CPU;
+    tensor_t *out = empty_like_contiguous(src, dtype, device);
+    if (out == NULL) return NULL;
+    tensor_status st = TENSOR_OK;
+    if (src_cpu && dst_cpu) {
+        st = tensor_copy_cpu(out, src, func);
+    } else if (tensor_is_contiguous(src) && src->dtype == dtype) {
+        st = tensor_memcpy(tensor_data(out), device, tensor_data(src), sdev,
+                           (size_t)tensor_numel(src) * tensor_dtype_size(dtype), func);
+    } else if (src_cpu) {
+        /* Host side does the layout and dtype work, then one contiguous upload. */
+        tensor_t *staged = copy_to(src, dtype, tensor_cpu(), func);
+        if (staged == NULL) st = tensor_last_status();
+        else {
+            st = tensor_memcpy(tensor_data(out), device, tensor_data(staged), tensor_cpu(),
+                               (size_t)tensor_numel(src) * tensor_dtype_size(dtype), func);
+            tensor_release(staged);
+        }
+    } else if (dst_cpu && tensor_is_contiguous(src)) {
+        /* Contiguous download, then convert on the host. */
+        tensor_t *staged = copy_to(src, src->dtype, tensor_cpu(), func);
+        if (staged == NULL) st = tensor_last_status();
+        else {
+            st = tensor_copy_cpu(out, staged, func);
+            tensor_release(staged);
+        }
+    } else {
+        st = not_yet_strided_cuda(func);
+    }
+    if (st != TENSOR_OK) {
+        tensor_release(out);
+        return NULL;
+    }
+    return out;
+}
+
+tensor_t *tensor_contiguous(const tensor_t *t) {
+    TENSOR_CHECK_NOT_NULL_P(t, "tensor_contiguous", "t");
+    if (tensor_is_contiguous(t)) return tensor_retain((tensor_t *)t);
+    return copy_to(t, t->dtype, t->storage->device, "tensor_contiguous");
+}
+
+tensor_t *tensor_clone(const tensor_t *t) {
+    TENSOR_CHECK_NOT_NULL_P(t, "tensor_clone", "t");
+    return copy_to(t, t->dtype, t->storage->device, "tensor_clone");
+}
+
+tensor_t *tensor_to_device(const tensor_t *t, tensor_device device) {
+    TENSOR_CHECK_NOT_NULL_P(t, "tensor_to_device", "t");
+    if (tensor_device_check(device, "tensor_to_device") != TENSOR_OK) return NULL;
+    if (tensor_device_equal(device, t->storage->device)) return tensor_retain((tensor_t *)t);
+    return copy_to(t, t->dtype, device, "tensor_to_device");
+}
+
+tensor_t *tensor_to_dtype(const tensor_t *t, tensor_dtype dtype) {
+    TENSOR_CHECK_NOT_NULL_P(t, "tensor_to_dtype", "t");
+    if (!tensor_dtype_is_valid(dtype))
+        return tensor_error_null(TENSOR_ERR_DTYPE, "tensor_to_dtype: unknown dtype %d", (int)dtype);
+    if (dtype == t->dtype) return tensor_retain((tensor_t *)t);
+    return copy_to(t, dtype, t->storage->device, "tensor_to_dtype");
+}
+
+tensor_status tensor_to_buffer(const tensor_t *t, void *dst, size_t dst_bytes) {
+    const char *func = "tensor_to_buffer";
+    TENSOR_CHECK_NOT_NULL(t, func, "t");
+    int64_t numel = tensor_numel(t);
+    size_t need = (size_t)numel * tensor_dtype_size(t->dtype);
+    if (numel > 0) TENSOR_CHECK_NOT_NULL(dst, func, "dst");
+    if (dst_bytes < need)
+        return tensor_error(TENSOR_ERR_INVALID_ARGUMENT, "%s: dst_bytes %zu is smaller than the %zu bytes of t", func,
+                            dst_bytes, need);
+    if (numel == 0) return TENSOR_OK;
+    tensor_device dev = t->storage->device;
+    if (tensor_is_contiguous(t)) return tensor_memcpy(dst, tensor_cpu(), tensor_data(t), dev, need, func);
+    if (dev.type != TENSOR_DEVICE_CPU) return not_yet_strided_cuda(func);
+    /* A contiguous tensor over the caller's buffer receives the strided copy directly. */
+    tensor_t *view = tensor_from_blob(dst, t->ndim, t->sizes, NULL, t->dtype, tensor_cpu(), NULL, NULL);
+    if (view == NULL) return tensor_last_status();
+    tensor_status st = tensor_copy_cpu(view, t, func);
+    tensor_release(view);
+    return st;
+}

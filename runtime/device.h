@@ -1,0 +1,73 @@
+/* Devices: the CPU and CUDA GPUs by index. */
+#ifndef TENSOR_DEVICE_H
+#define TENSOR_DEVICE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "runtime/export.h"
+#include "runtime/status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum tensor_device_type {
+    TENSOR_DEVICE_CPU = 0,
+    TENSOR_DEVICE_CUDA = 1,
+    TENSOR_NUM_DEVICE_TYPES
+} tensor_device_type;
+
+/* A device is a value: pass and compare it by value. The CPU always has index 0. */
+typedef struct tensor_device {
+    tensor_device_type type;
+    int index;
+} tensor_device;
+
+static inline tensor_device tensor_cpu(void) {
+    tensor_device d = {TENSOR_DEVICE_CPU, 0};
+    return d;
+}
+static inline tensor_device tensor_cuda(int index) {
+    tensor_device d = {TENSOR_DEVICE_CUDA, index};
+    return d;
+}
+static inline bool tensor_device_equal(tensor_device a, tensor_device b) {
+    return a.type == b.type && a.index == b.index;
+}
+
+/* Number of usable CUDA devices: 0, without error, when the library was built without CUDA,
+ * there is no driver or there is no GPU. */
+TENSOR_API int tensor_cuda_device_count(void);
+/* true when the library was built with CUDA support (whether or not a GPU is present). */
+TENSOR_API bool tensor_cuda_is_built(void);
+/* TENSOR_OK if `device` is a known type with a valid index and is present; otherwise
+ * TENSOR_ERR_DEVICE with a message naming `func`. */
+TENSOR_API tensor_status tensor_device_check(tensor_device device, const char *func);
+/* Writes "cpu" or "cuda:N" into buf (always NUL-terminated when size > 0). Returns buf. */
+TENSOR_API char *tensor_device_format(tensor_device device, char *buf, size_t size);
+
+/* Statistics of the CUDA caching allocator of one device, in bytes. */
+typedef struct tensor_cuda_memory_stats {
+    uint64_t allocated;      /* bytes handed out to live storages now */
+    uint64_t reserved;       /* bytes obtained from cudaMalloc and not yet freed */
+    uint64_t peak_allocated; /* high-water mark of `allocated` since start or reset */
+    uint64_t num_device_mallocs; /* cudaMalloc calls so far (a cache hit makes none) */
+    uint64_t num_device_frees;   /* cudaFree calls so far */
+} tensor_cuda_memory_stats;
+
+/* Fills *stats for CUDA device `index`. TENSOR_ERR_DEVICE without CUDA or a bad index. */
+TENSOR_API tensor_status tensor_cuda_memory_get_stats(int index, tensor_cuda_memory_stats *stats);
+/* Resets peak_allocated to the current allocated. */
+TENSOR_API tensor_status tensor_cuda_memory_reset_peak(int index);
+/* Returns every cached, unused block of every device to the driver (cudaFree). Blocks in use
+ * are untouched. A no-op without CUDA. */
+TENSOR_API tensor_status tensor_cuda_empty_cache(void);
+/* Waits for all work on the current device (cudaDeviceSynchronize). A no-op without CUDA. */
+TENSOR_API tensor_status tensor_cuda_synchronize(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,85 @@
+#include <stdlib.h>
+#include <string.h>
+
+#include "cuda/cuda_backend.h"
+#include "runtime/error.h"
+#include "runtime/storage.h"
+
+/* 64 bytes: a cache line and the widest AVX-512 load, so kernels may assume it. */
+#define TENSOR_HOST_ALIGNMENT 64
+
+void *tensor_host_alloc(size_t nbytes) {
+    size_t rounded = (nbytes + TENSOR_HOST_ALIGNMENT - 1) / TENSOR_HOST_ALIGNMENT * TENSOR_HOST_ALIGNMENT;
+    if (rounded < nbytes) return NULL; /* wrapped around */
+    if (rounded == 0) rounded = TENSOR_HOST_ALIGNMENT;
+    return aligned_alloc(TENSOR_HOST_ALIGNMENT, rounded);
+}
+
+void tensor_host_free(void *p) { free(p); }
+
+tensor_storage *tensor_storage_new(size_t nbytes, tensor_device device, const char *func) {
+    if (tensor_device_check(device, func) != TENSOR_OK) return NULL;
+    tensor_storage *s = calloc(1, sizeof *s);
+    if (s == NULL) return tensor_error_null(TENSOR_ERR_OUT_OF_MEMORY, "%s: out of host memory for a storage", func);
+    atomic_init(&s->refcount, 1);
+    s->nbytes = nbytes;
+    s->device = device;
+    if (device.type == TENSOR_DEVICE_CPU) {
+        s->kind = TENSOR_STORAGE_CPU;
+        s->data = tensor_host_alloc(nbytes);
+        if (s->data == NULL) {
+            free(s);
+            return tensor_error_null(TENSOR_ERR_OUT_OF_MEMORY, "%s: cannot allocate %zu bytes of host memory", func,
+                                     nbytes);
+        }
+    } else {
+        s->kind = TENSOR_STORAGE_CUDA;
+        if (tensor_cuda_alloc(device.index, nbytes, &s->data, &s->alloc_handle, func) != TENSOR_OK) {
+            free(s);
+            return NULL;
+        }
+    }
+    return s;
+}
+
+tensor_storage *tensor_storage_wrap(void *data, size_t nbytes, tensor_device device, void (*deleter)(void *, void *),
+                                    void *ctx, const char *func) {
+    tensor_storage *s = calloc(1, sizeof *s);
+    if (s == NULL) return tensor_error_null(TENSOR_ERR_OUT_OF_MEMORY, "%s: out of host memory for a storage", func);
+    atomic_init(&s->refcount, 1);
+    s->data = data;
+    s->nbytes = nbytes;
+    s->device = device;
+    s->kind = TENSOR_STORAGE_EXTERNAL;
+    s->deleter = deleter;
+    s->deleter_ctx = ctx;
+    return s;
+}
+
+void tensor_storage_retain(tensor_storage *s) {
+    if (s) atomic_fetch_add_explicit(&s->refcount, 1, memory_order_relaxed);
+}
+
+void tensor_storage_release(tensor_storage *s) {
+    if (s == NULL) return;
+    /* acq_rel: the thread that frees must see every other thread's writes to the data. */
+    if (atomic_fetch_sub_explicit(&s->refcount, 1, memory_order_acq_rel) != 1) return;
+    switch (s->kind) {
+    case TENSOR_STORAGE_CPU: tensor_host_free(s->data); break;
+    case TENSOR_STORAGE_CUDA: tensor_cuda_free(s->alloc_handle); break;
+    case TENSOR_STORAGE_EXTERNAL:
+        if (s->deleter) s->deleter(s->data, s->deleter_ctx);
+        break;
+    }
+    free(s);
+}
+
+tensor_status tensor_memcpy(void *dst, tensor_device dst_device, const void *src, tensor_device src_device,
+                            size_t nbytes, const char *func) {
+    if (nbytes == 0) return TENSOR_OK;
+    if (dst_device.type == TENSOR_DEVICE_CPU && src_device.type == TENSOR_DEVICE_CPU) {
+        memmove(dst, src, nbytes);
+        return TENSOR_OK;
+    }
+    return tensor_cuda_memcpy(dst, dst_device, src, src_device, nbytes, func);
+}

@@ -1,0 +1,53 @@
+/* Internal: refcounted storage that owns (or borrows) one allocation. Not installed. */
+#ifndef TENSOR_STORAGE_H
+#define TENSOR_STORAGE_H
+
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "runtime/device.h"
+#include "runtime/status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum tensor_storage_kind {
+    TENSOR_STORAGE_CPU = 0,     /* 64-byte aligned host memory we allocated */
+    TENSOR_STORAGE_CUDA = 1,    /* a block of the CUDA caching allocator */
+    TENSOR_STORAGE_EXTERNAL = 2 /* caller memory; `deleter` (may be NULL) runs at the end */
+} tensor_storage_kind;
+
+typedef struct tensor_storage {
+    atomic_long refcount;
+    void *data;
+    size_t nbytes;
+    tensor_device device;
+    tensor_storage_kind kind;
+    void (*deleter)(void *data, void *ctx);
+    void *deleter_ctx;
+    void *alloc_handle; /* allocator-private (the CUDA block), NULL otherwise */
+} tensor_storage;
+
+/* New storage of nbytes on device (refcount 1), or NULL with the last error set, naming func. */
+tensor_storage *tensor_storage_new(size_t nbytes, tensor_device device, const char *func);
+/* Wraps caller memory; refcount 1. Never fails except on host OOM (NULL). */
+tensor_storage *tensor_storage_wrap(void *data, size_t nbytes, tensor_device device,
+                                    void (*deleter)(void *, void *), void *ctx, const char *func);
+void tensor_storage_retain(tensor_storage *s);
+void tensor_storage_release(tensor_storage *s);
+
+/* Host allocation, 64-byte aligned (NULL on failure, nbytes 0 gives a valid unique pointer). */
+void *tensor_host_alloc(size_t nbytes);
+void tensor_host_free(void *p);
+
+/* Byte copies between any two devices (host<->device, device<->device, host<->host).
+ * Synchronous with respect to the host for copies that touch host memory. */
+tensor_status tensor_memcpy(void *dst, tensor_device dst_device, const void *src, tensor_device src_device,
+                            size_t nbytes, const char *func);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
