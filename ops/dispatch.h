@@ -1,0 +1,70 @@
+/* The dispatch stub table: one entry per op, one slot per device type.
+ *
+ * ops/ never calls a backend directly: it looks the kernel up here. Backends fill their slots
+ * when the library initialises (tensor_dispatch_init, run once, on first lookup, by explicit
+ * calls to tensor_cpu_register_kernels / tensor_cuda_register_kernels: no reliance on link order
+ * or constructors). A missing slot is an error ("sum is not implemented for CUDA"), never a crash. */
+#ifndef TENSOR_DISPATCH_H
+#define TENSOR_DISPATCH_H
+
+#include "runtime/device.h"
+#include "runtime/export.h"
+#include "runtime/status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct tensor_iter;
+
+/* Ops with a kernel slot. Values may change between versions (internal numbering). */
+typedef enum tensor_op {
+    TENSOR_OP_SUM = 0,
+    TENSOR_OP_NANSUM,
+    TENSOR_OP_PROD,
+    TENSOR_OP_MEAN,
+    TENSOR_OP_NANMEAN,
+    TENSOR_OP_AMAX,
+    TENSOR_OP_AMIN,
+    TENSOR_OP_MAX_DIM,   /* values + indices */
+    TENSOR_OP_MIN_DIM,
+    TENSOR_OP_ARGMAX,
+    TENSOR_OP_ARGMIN,
+    TENSOR_OP_VAR_MEAN,  /* Welford: var (or std) + mean */
+    TENSOR_OP_NORM,
+    TENSOR_OP_LOGSUMEXP,
+    TENSOR_OP_COUNT_NONZERO,
+    TENSOR_OP_ALL,
+    TENSOR_OP_ANY,
+    TENSOR_OP_SUM_OF_SQUARES, /* the worked example of docs/functors.md */
+    TENSOR_NUM_OPS
+} tensor_op;
+
+/* Scalar parameters a kernel may need; each op reads the fields its comment names. */
+typedef struct tensor_kernel_params {
+    double p;          /* NORM: the order */
+    double correction; /* VAR_MEAN: the denominator is max(0, N - correction) */
+    int take_sqrt;     /* VAR_MEAN: 1 gives std instead of var */
+    double factor;     /* MEAN/NANMEAN: unused by CPU (it divides by the count) */
+} tensor_kernel_params;
+
+/* A kernel runs one built iterator (outputs already allocated, numel > 0) on its device. */
+typedef tensor_status (*tensor_kernel_fn)(struct tensor_iter *iter, const tensor_kernel_params *params);
+
+/* Name used in messages ("sum"). Never NULL. */
+TENSOR_API const char *tensor_op_name(tensor_op op);
+/* Fills a slot (replacing what was there). Thread-safe only during init; call it from a
+ * tensor_*_register_kernels function. */
+TENSOR_API tensor_status tensor_dispatch_register(tensor_op op, tensor_device_type device, tensor_kernel_fn fn);
+/* The kernel for (op, device), or NULL with TENSOR_ERR_NOT_IMPLEMENTED:
+ * "<func>: sum is not implemented for CUDA". Initialises the table on first use. */
+TENSOR_API tensor_kernel_fn tensor_dispatch_get(tensor_op op, tensor_device_type device, const char *func);
+
+/* Backend entry points called once by the table's initialisation. */
+void tensor_cpu_register_kernels(void);
+void tensor_cuda_register_kernels(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,82 @@
+/* The public ops: reductions (this file's first family) with PyTorch's semantics
+ * (../shared/reference/semantics.md §1). Argument checks, output dtypes and shapes live in ops/;
+ * the work is done by the backend registered for the input's device (ops/dispatch.h).
+ *
+ * Conventions for every function here:
+ *  - Inputs are BORROWED. A tensor_t * result is a NEW reference (release it), or NULL with the
+ *    last error set. *_out forms write into a caller's tensor and return a status.
+ *  - dims/ndims: a list of dims to reduce; negative dims wrap; duplicates are an error
+ *    ("dim 0 appears multiple times in the list of dims"). dims == NULL or ndims == 0 means ALL
+ *    dims (PyTorch's quirk for sum/mean/...: dim=[] reduces everything). A 0-d tensor accepts dim
+ *    0 and -1 and always gives a 0-d result.
+ *  - keepdim: reduced dims stay as size 1 instead of being removed.
+ *  - dtype: TENSOR_DTYPE_DEFAULT for PyTorch's default output dtype; otherwise the input is cast to
+ *    dtype first and reduced in it (sum(int8 [100,100], dtype=int8) == -56).
+ *  - Results are bitwise reproducible for a given input, device and build, whatever the number of
+ *    threads. float16/bfloat16 accumulate in float32, float32 in float32 (cascade summation),
+ *    float64 in double, integers and bool in int64 (wrapping). */
+#ifndef TENSOR_OPS_H
+#define TENSOR_OPS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "runtime/runtime.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- sum family ---- */
+/* torch.sum(t, dim, keepdim): ints and bool give int64, floats keep their dtype. */
+TENSOR_API tensor_t *tensor_sum(const tensor_t *t, int dim, bool keepdim);
+TENSOR_API tensor_t *tensor_sum_dims(const tensor_t *t, const int *dims, int ndims, bool keepdim, tensor_dtype dtype);
+/* out must have the result's shape; its dtype is the result dtype (dtype==DEFAULT: out's dtype). */
+TENSOR_API tensor_status tensor_sum_out(tensor_t *out, const tensor_t *t, const int *dims, int ndims, bool keepdim,
+                                        tensor_dtype dtype);
+/* sum treating NaN as zero. */
+TENSOR_API tensor_t *tensor_nansum(const tensor_t *t, const int *dims, int ndims, bool keepdim, tensor_dtype dtype);
+/* Floating (or dtype given floating) only; empty reductions give NaN. */
+TENSOR_API tensor_t *tensor_mean(const tensor_t *t, const int *dims, int ndims, bool keepdim, tensor_dtype dtype);
+TENSOR_API tensor_t *tensor_nanmean(const tensor_t *t, const int *dims, int ndims, bool keepdim, tensor_dtype dtype);
+/* torch.prod takes one dim or none: dim == NULL reduces all dims. */
+TENSOR_API tensor_t *tensor_prod(const tensor_t *t, const int *dim, bool keepdim, tensor_dtype dtype);
+
+/* ---- extremes ---- */
+/* amax/amin: same dtype as input; NaN propagates; a zero-size reduced dim is an error. */
+TENSOR_API tensor_t *tensor_amax(const tensor_t *t, const int *dims, int ndims, bool keepdim);
+TENSOR_API tensor_t *tensor_amin(const tensor_t *t, const int *dims, int ndims, bool keepdim);
+/* torch.max(t, dim, keepdim) -> (values, indices int64): first index on ties, first NaN wins.
+ * Both results are new references written to *values and *indices (both NULL on error). */
+TENSOR_API tensor_status tensor_max_dim(const tensor_t *t, int dim, bool keepdim, tensor_t **values, tensor_t **indices);
+TENSOR_API tensor_status tensor_min_dim(const tensor_t *t, int dim, bool keepdim, tensor_t **values, tensor_t **indices);
+/* argmax/argmin: dim == NULL flattens (keepdim then gives all-ones shape); int64 result. */
+TENSOR_API tensor_t *tensor_argmax(const tensor_t *t, const int *dim, bool keepdim);
+TENSOR_API tensor_t *tensor_argmin(const tensor_t *t, const int *dim, bool keepdim);
+
+/* ---- moments ---- */
+/* var = sum((x - mean)^2) / max(0, N - correction) (Welford). Floating dtypes only. */
+TENSOR_API tensor_t *tensor_var(const tensor_t *t, const int *dims, int ndims, double correction, bool keepdim);
+TENSOR_API tensor_t *tensor_std(const tensor_t *t, const int *dims, int ndims, double correction, bool keepdim);
+/* Both results as new references. */
+TENSOR_API tensor_status tensor_var_mean(const tensor_t *t, const int *dims, int ndims, double correction, bool keepdim,
+                                         tensor_t **var, tensor_t **mean);
+TENSOR_API tensor_status tensor_std_mean(const tensor_t *t, const int *dims, int ndims, double correction, bool keepdim,
+                                         tensor_t **std, tensor_t **mean);
+
+/* ---- norms and friends ---- */
+/* torch.linalg.vector_norm: p = 0 (count of non-zeros), 1, 2, INFINITY, -INFINITY or any real p.
+ * Floating dtypes only; no scaling (overflow gives inf, as PyTorch). */
+TENSOR_API tensor_t *tensor_norm(const tensor_t *t, double p, const int *dims, int ndims, bool keepdim);
+/* log(sum(exp(x))) computed stably; ints/bool give float32; empty gives -inf. */
+TENSOR_API tensor_t *tensor_logsumexp(const tensor_t *t, const int *dims, int ndims, bool keepdim);
+/* int64 count of non-zero elements. */
+TENSOR_API tensor_t *tensor_count_nonzero(const tensor_t *t, const int *dims, int ndims);
+/* bool results (uint8 input gives uint8, as PyTorch); empty gives true for all, false for any. */
+TENSOR_API tensor_t *tensor_all(const tensor_t *t, const int *dims, int ndims, bool keepdim);
+TENSOR_API tensor_t *tensor_any(const tensor_t *t, const int *dims, int ndims, bool keepdim);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,400 @@
+/* The reduction family: PyTorch's output dtypes, shapes, identities and errors
+ * (semantics.md §1), then one iterator and one kernel call per op. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "ops/ops.h"
+#include "ops/reduce_launch.h"
+#include "ops/reduce_plan.h"
+#include "runtime/error.h"
+
+/* What an op does when the reduced dims are empty: fill the identity, or fail. */
+typedef struct reduce_desc {
+    const char *func;     /* our function name, for messages */
+    const char *torch;    /* PyTorch's name in messages, e.g. "amax()" */
+    tensor_op op;
+    bool has_identity;
+    double identity;
+    bool all_if_empty; /* dims given as an empty list reduce all dims (false: none, as any/all) */
+} reduce_desc;
+
+static bool is_float(tensor_dtype d) { return tensor_dtype_is_floating(d); }
+static bool is_fp8(tensor_dtype d) { return d == TENSOR_FLOAT8_E4M3FN || d == TENSOR_FLOAT8_E5M2; }
+
+static tensor_status check_input(const tensor_t *t, const char *func) {
+    if (t == NULL) return tensor_error(TENSOR_ERR_INVALID_ARGUMENT, "%s: argument 't' is NULL", func);
+    return TENSOR_OK;
+}
+
+static tensor_status check_dtype_arg(tensor_dtype dtype, const char *func) {
+    if (dtype != TENSOR_DTYPE_DEFAULT && !tensor_dtype_is_valid(dtype))
+        return tensor_error(TENSOR_ERR_DTYPE, "%s: unknown dtype %d", func, (int)dtype);
+    return TENSOR_OK;
+}
+
+/* sum/prod: integers and bool widen to int64; float8 (which PyTorch cannot sum) gives float32. */
+static tensor_dtype sum_dtype(tensor_dtype in, tensor_dtype requested) {
+    if (requested != TENSOR_DTYPE_DEFAULT) return requested;
+    if (!is_float(in)) return TENSOR_INT64;
+    if (is_fp8(in)) return TENSOR_FLOAT32;
+    return in;
+}
+
+/* Floating results that are not one of the inputs (mean, var, norm, ...): float8 computes and
+ * returns float32, other floats keep their dtype. */
+static tensor_dtype float_result_dtype(tensor_dtype in) { return is_fp8(in) ? TENSOR_FLOAT32 : in; }
+
+/* Runs a reduction with one or more outputs. outs[i] may be provided (out= form, shape checked)
+ * or NULL (allocated with dtypes[i]). On success outs[] hold new references (or the caller's,
+ * retained). */
+static tensor_status reduce_run(const reduce_desc *desc, const tensor_t *t, const int *dims, int ndims, bool keepdim,
+                                int nout, const tensor_dtype *dtypes, tensor_t **outs, const tensor_kernel_params *params) {
+    const char *func = desc->func;
+    tensor_reduce_plan plan;
+    tensor_status st = tensor_reduce_plan_make(t, dims, ndims, keepdim, desc->all_if_empty, &plan, func);
+    if (st != TENSOR_OK) return st;
+    if (!desc->has_identity) {
+        if (tensor_numel(t) == 0 && (dims == NULL || (ndims == 0 && desc->all_if_empty)) && t->ndim > 0 &&
+            plan.first_empty_reduced_dim >= 0)
+            return tensor_error(TENSOR_ERR_INDEX,
+                                "%s: %s Expected reduction dim to be specified for input.numel() == 0. Specify the reduction dim with the 'dim' argument.",
+                                func, desc->torch);
+        if (plan.first_empty_reduced_dim >= 0)
+            return tensor_error(TENSOR_ERR_INDEX, "%s: %s Expected reduction dim %d to have non-zero size.", func,
+                                desc->torch, plan.first_empty_reduced_dim);
+    }
+    tensor_device dev = t->storage->device;
+    /* Validate every caller-provided output before taking any reference, so failure paths own nothing. */
+    for (int i = 0; i < nout; i++) {
+        tensor_t *o = outs[i];
+        if (o == NULL) continue;
+        bool same_shape = o->ndim == plan.out_ndim;
+        for (int k = 0; same_shape && k < o->ndim; k++) same_shape = o->sizes[k] == plan.out_sizes[k];
+        if (!same_shape)
+            return tensor_error(TENSOR_ERR_SHAPE, "%s: argument 'out' has the wrong shape for this reduction", func);
+        if (o->dtype != dtypes[i])
+            return tensor_error(TENSOR_ERR_DTYPE, "%s: argument 'out' has dtype %s, expected %s", func,
+                                tensor_dtype_name(o->dtype), tensor_dtype_name(dtypes[i]));
+        if (!tensor_device_equal(o->storage->device, dev))
+            return tensor_error(TENSOR_ERR_DEVICE, "%s: argument 'out' is on another device than the input", func);
+    }
+    for (int i = 0; i < nout; i++) {
+        if (outs[i] != NULL) {
+            tensor_retain(outs[i]);
+            continue;
+        }
+        outs[i] = tensor_empty(plan.out_ndim, plan.out_sizes, dtypes[i], dev);
+        if (outs[i] == NULL) {
+            st = tensor_last_status();
+            for (int k = 0; k < i; k++) {
+                tensor_release(outs[k]);
+                outs[k] = NULL;
+            }
+            return st;
+        }
+    }
+    if (plan.out_numel == 0) return TENSOR_OK;
+    if (tensor_numel(t) == 0) {
+        /* Every output takes the identity; only the first output of multi-output ops has one. */
+        for (int i = 0; i < nout; i++) {
+            st = tensor_fill_value(outs[i], i == 0 ? desc->identity : 0.0, func);
+            if (st != TENSOR_OK) goto fail_all;
+        }
+        return TENSOR_OK;
+    }
+    tensor_t *views[2] = {NULL, NULL};
+    for (int i = 0; i < nout; i++) {
+        views[i] = tensor_reduce_keepdim_view(outs[i], &plan, func);
+        if (views[i] == NULL) {
+            st = tensor_last_status();
+            tensor_release(views[0]);
+            goto fail_all;
+        }
+    }
+    st = tensor_reduce_launch(desc->op, views, nout, t, params, func);
+    for (int i = 0; i < nout; i++) tensor_release(views[i]);
+    if (st != TENSOR_OK) goto fail_all;
+    return TENSOR_OK;
+fail_all:
+    for (int i = 0; i < nout; i++) {
+        tensor_release(outs[i]);
+        outs[i] = NULL;
+    }
+    return st;
+}
+
+static tensor_t *reduce_single(const reduce_desc *desc, const tensor_t *t, const int *dims, int ndims, bool keepdim,
+                               tensor_dtype out_dtype, const tensor_kernel_params *params) {
+    tensor_t *out = NULL;
+    if (reduce_run(desc, t, dims, ndims, keepdim, 1, &out_dtype, &out, params) != TENSOR_OK) return NULL;
+    return out;
+}
+
+static const tensor_kernel_params no_params = {0};
+
+/* ---- sum family ---- */
+
+tensor_t *tensor_sum_dims(const tensor_t *t, const int *dims, int ndims, bool keepdim, tensor_dtype dtype) {
+    static const reduce_desc d = {"tensor_sum", "sum():", TENSOR_OP_SUM, true, 0.0, true};
+    if (check_input(t, d.func) || check_dtype_arg(dtype, d.func)) return NULL;
+    return reduce_single(&d, t, dims, ndims, keepdim, sum_dtype(t->dtype, dtype), &no_params);
+}
+
+tensor_t *tensor_sum(const tensor_t *t, int dim, bool keepdim) {
+    return tensor_sum_dims(t, &dim, 1, keepdim, TENSOR_DTYPE_DEFAULT);
+}
+
+tensor_status tensor_sum_out(tensor_t *out, const tensor_t *t, const int *dims, int ndims, bool keepdim,
+                             tensor_dtype dtype) {
+    static const reduce_desc d = {"tensor_sum_out", "sum():", TENSOR_OP_SUM, true, 0.0, true};
+    tensor_status st = check_input(t, d.func);
+    if (st) return st;
+    if (out == NULL) return tensor_error(TENSOR_ERR_INVALID_ARGUMENT, "%s: argument 'out' is NULL", d.func);
+    if ((st = check_dtype_arg(dtype, d.func))) return st;
+    tensor_dtype odt = dtype == TENSOR_DTYPE_DEFAULT ? out->dtype : dtype;
+    tensor_t *o = out;
+    st = reduce_run(&d, t, dims, ndims, keepdim, 1, &odt, &o, &no_params);
+    if (st == TENSOR_OK) tensor_release(o); /* drop the reference reduce_run took */
+    return st;
+}
+
+tensor_t *tensor_nansum(const tensor_t *t, const int *dims, int ndims, bool keepdim, tensor_dtype dtype) {
+    static const reduce_desc d = {"tensor_nansum", "nansum():", TENSOR_OP_NANSUM, true, 0.0, true};
+    if (check_input(t, d.func) || check_dtype_arg(dtype, d.func)) return NULL;
+    return reduce_single(&d, t, dims, ndims, keepdim, sum_dtype(t->dtype, dtype), &no_params);
+}
+
+static tensor_t *mean_impl(const reduce_desc *d, const char *torch, const tensor_t *t, const int *dims, int ndims,
+                           bool keepdim, tensor_dtype dtype) {
+    if (check_input(t, d->func) || check_dtype_arg(dtype, d->func)) return NULL;
+    tensor_dtype odt;
+    if (dtype != TENSOR_DTYPE_DEFAULT) {
+        if (!is_float(dtype))
+            return tensor_error_null(TENSOR_ERR_DTYPE,
+                                     "%s: %s could not infer output dtype. Optional dtype must be either a floating point or complex dtype. Got: %s",
+                                     d->func, torch, tensor_dtype_name(dtype));
+        odt = float_result_dtype(dtype);
+    } else {
+        if (!is_float(t->dtype))
+            return tensor_error_null(TENSOR_ERR_DTYPE,
+                                     "%s: %s could not infer output dtype. Input dtype must be either a floating point or complex dtype. Got: %s",
+                                     d->func, torch, tensor_dtype_name(t->dtype));
+        odt = float_result_dtype(t->dtype);
+    }
+    return reduce_single(d, t, dims, ndims, keepdim, odt, &no_params);
+}
+
+tensor_t *tensor_mean(const tensor_t *t, const int *dims, int ndims, bool keepdim, tensor_dtype dtype) {
+    static const reduce_desc d = {"tensor_mean", "mean():", TENSOR_OP_MEAN, true, NAN, true};
+    return mean_impl(&d, "mean():", t, dims, ndims, keepdim, dtype);
+}
+
+tensor_t *tensor_nanmean(const tensor_t *t, const int *dims, int ndims, bool keepdim, tensor_dtype dtype) {
+    static const reduce_desc d = {"tensor_nanmean", "nanmean():", TENSOR_OP_NANMEAN, true, NAN, true};
+    return mean_impl(&d, "nanmean():", t, dims, ndims, keepdim, dtype);
+}
+
+tensor_t *tensor_prod(const tensor_t *t, const int *dim, bool keepdim, tensor_dtype dtype) {
+    static const reduce_desc d = {"tensor_prod", "prod():", TENSOR_OP_PROD, true, 1.0, true};
+    if (check_input(t, d.func) || check_dtype_arg(dtype, d.func)) return NULL;
+    return reduce_single(&d, t, dim, dim ? 1 : 0, keepdim, sum_dtype(t->dtype, dtype), &no_params);
+}
+
+/* ---- extremes ---- */
+
+tensor_t *tensor_amax(const tensor_t *t, const int *dims, int ndims, bool keepdim) {
+    static const reduce_desc d = {"tensor_amax", "amax():", TENSOR_OP_AMAX, false, 0.0, true};
+    if (check_input(t, d.func)) return NULL;
+    return reduce_single(&d, t, dims, ndims, keepdim, t->dtype, &no_params);
+}
+
+tensor_t *tensor_amin(const tensor_t *t, const int *dims, int ndims, bool keepdim) {
+    static const reduce_desc d = {"tensor_amin", "amin():", TENSOR_OP_AMIN, false, 0.0, true};
+    if (check_input(t, d.func)) return NULL;
+    return reduce_single(&d, t, dims, ndims, keepdim, t->dtype, &no_params);
+}
+
+static tensor_status minmax_dim(const reduce_desc *d, const tensor_t *t, int dim, bool keepdim, tensor_t **values,
+                                tensor_t **indices) {
+    if (values) *values = NULL;
+    if (indices) *indices = NULL;
+    tensor_status st = check_input(t, d->func);
+    if (st) return st;
+    if (values == NULL || indices == NULL)
+        return tensor_error(TENSOR_ERR_INVALID_ARGUMENT, "%s: argument '%s' is NULL", d->func,
+                            values == NULL ? "values" : "indices");
+    tensor_dtype dtypes[2] = {t->dtype, TENSOR_INT64};
+    tensor_t *outs[2] = {NULL, NULL};
+    st = reduce_run(d, t, &dim, 1, keepdim, 2, dtypes, outs, &no_params);
+    if (st != TENSOR_OK) return st;
+    *values = outs[0];
+    *indices = outs[1];
+    return TENSOR_OK;
+}
+
+tensor_status tensor_max_dim(const tensor_t *t, int dim, bool keepdim, tensor_t **values, tensor_t **indices) {
+    static const reduce_desc d = {"tensor_max_dim", "max():", TENSOR_OP_MAX_DIM, false, 0.0, true};
+    return minmax_dim(&d, t, dim, keepdim, values, indices);
+}
+
+tensor_status tensor_min_dim(const tensor_t *t, int dim, bool keepdim, tensor_t **values, tensor_t **indices) {
+    static const reduce_desc d = {"tensor_min_dim", "min():", TENSOR_OP_MIN_DIM, false, 0.0, true};
+    return minmax_dim(&d, t, dim, keepdim, values, indices);
+}
+
+static tensor_t *arg_impl(const reduce_desc *d, const tensor_t *t, const int *dim, bool keepdim) {
+    if (check_input(t, d->func)) return NULL;
+    if (t->dtype == TENSOR_BOOL)
+        return tensor_error_null(TENSOR_ERR_DTYPE, "%s: %s does not support bool input", d->func, d->torch);
+    if (dim != NULL) return reduce_single(d, t, dim, 1, keepdim, TENSOR_INT64, &no_params);
+    /* No dim: the index is into the flattened tensor. */
+    if (tensor_numel(t) == 0)
+        return tensor_error_null(TENSOR_ERR_INDEX,
+                                 "%s: %s Expected reduction dim to be specified for input.numel() == 0.", d->func,
+                                 d->torch);
+    int64_t n = -1;
+    tensor_t *flat = tensor_reshape(t, 1, &n);
+    if (flat == NULL) return NULL;
+    int zero = 0;
+    tensor_t *r = reduce_single(d, flat, &zero, 1, false, TENSOR_INT64, &no_params);
+    tensor_release(flat);
+    if (r == NULL || !keepdim) return r;
+    int64_t ones[TENSOR_MAX_DIMS];
+    for (int i = 0; i < t->ndim; i++) ones[i] = 1;
+    tensor_t *shaped = tensor_view(r, t->ndim, ones);
+    tensor_release(r);
+    return shaped;
+}
+
+tensor_t *tensor_argmax(const tensor_t *t, const int *dim, bool keepdim) {
+    static const reduce_desc d = {"tensor_argmax", "argmax():", TENSOR_OP_ARGMAX, false, 0.0, true};
+    return arg_impl(&d, t, dim, keepdim);
+}
+
+tensor_t *tensor_argmin(const tensor_t *t, const int *dim, bool keepdim) {
+    static const reduce_desc d = {"tensor_argmin", "argmin():", TENSOR_OP_ARGMIN, false, 0.0, true};
+    return arg_impl(&d, t, dim, keepdim);
+}
+
+/* ---- moments ---- */
+
+static tensor_status var_mean_impl(const char *func, bool take_sqrt, const tensor_t *t, const int *dims, int ndims,
+                                   double correction, bool keepdim, tensor_t **first, tensor_t **mean) {
+    reduce_desc d = {func, "var_mean():", TENSOR_OP_VAR_MEAN, true, NAN, true};
+    tensor_status st = check_input(t, func);
+    if (st) return st;
+    if (!is_float(t->dtype))
+        return tensor_error(TENSOR_ERR_DTYPE, "%s: std and var only support floating point and complex dtypes, got %s",
+                            func, tensor_dtype_name(t->dtype));
+    if (!isfinite(correction))
+        return tensor_error(TENSOR_ERR_INVALID_ARGUMENT, "%s: correction must be finite, got %g", func, correction);
+    tensor_dtype odt = float_result_dtype(t->dtype);
+    tensor_dtype dtypes[2] = {odt, odt};
+    tensor_t *outs[2] = {NULL, NULL};
+    tensor_kernel_params p = {0};
+    p.correction = correction;
+    p.take_sqrt = take_sqrt;
+    /* An empty reduction gives NaN for both var and mean. */
+    st = reduce_run(&d, t, dims, ndims, keepdim, 2, dtypes, outs, &p);
+    if (st != TENSOR_OK) return st;
+    if (tensor_numel(t) == 0) {
+        st = tensor_fill_value(outs[1], NAN, func);
+        if (st != TENSOR_OK) {
+            tensor_release(outs[0]);
+            tensor_release(outs[1]);
+            return st;
+        }
+    }
+    *first = outs[0];
+    if (mean) *mean = outs[1];
+    else tensor_release(outs[1]);
+    return TENSOR_OK;
+}
+
+tensor_t *tensor_var(const tensor_t *t, const int *dims, int ndims, double correction, bool keepdim) {
+    tensor_t *v = NULL;
+    if (var_mean_impl("tensor_var", false, t, dims, ndims, correction, keepdim, &v, NULL) != TENSOR_OK) return NULL;
+    return v;
+}
+
+tensor_t *tensor_std(const tensor_t *t, const int *dims, int ndims, double correction, bool keepdim) {
+    tensor_t *v = NULL;
+    if (var_mean_impl("tensor_std", true, t, dims, ndims, correction, keepdim, &v, NULL) != TENSOR_OK) return NULL;
+    return v;
+}
+
+tensor_status tensor_var_mean(const tensor_t *t, const int *dims, int ndims, double correction, bool keepdim,
+                              tensor_t **var, tensor_t **mean) {
+    if (var == NULL || mean == NULL)
+        return tensor_error(TENSOR_ERR_INVALID_ARGUMENT, "tensor_var_mean: argument '%s' is NULL", var ? "mean" : "var");
+    *var = *mean = NULL;
+    return var_mean_impl("tensor_var_mean", false, t, dims, ndims, correction, keepdim, var, mean);
+}
+
+tensor_status tensor_std_mean(const tensor_t *t, const int *dims, int ndims, double correction, bool keepdim,
+                              tensor_t **std, tensor_t **mean) {
+    if (std == NULL || mean == NULL)
+        return tensor_error(TENSOR_ERR_INVALID_ARGUMENT, "tensor_std_mean: argument '%s' is NULL", std ? "mean" : "std");
+    *std = *mean = NULL;
+    return var_mean_impl("tensor_std_mean", true, t, dims, ndims, correction, keepdim, std, mean);
+}
+
+/* ---- norms and friends ---- */
+
+tensor_t *tensor_norm(const tensor_t *t, double p, const int *dims, int ndims, bool keepdim) {
+    const char *func = "tensor_norm";
+    if (check_input(t, func)) return NULL;
+    if (isnan(p)) return tensor_error_null(TENSOR_ERR_INVALID_ARGUMENT, "%s: the order p must not be NaN", func);
+    if (!is_float(t->dtype))
+        return tensor_error_null(TENSOR_ERR_DTYPE,
+                                 "%s: linalg.vector_norm: Expected a floating point or complex tensor as input. Got %s",
+                                 func, tensor_dtype_name(t->dtype));
+    /* Orders without an identity (min-like) cannot reduce an empty set. */
+    bool has_identity = !(p < 0);
+    if (!has_identity && tensor_numel(t) == 0) {
+        tensor_reduce_plan plan;
+        if (tensor_reduce_plan_make(t, dims, ndims, keepdim, true, &plan, func) != TENSOR_OK) return NULL;
+        if (plan.first_empty_reduced_dim >= 0)
+            return tensor_error_null(TENSOR_ERR_INDEX,
+                                     "%s: linalg.vector_norm cannot compute the %g norm on an empty tensor because the operation does not have an identity",
+                                     func, p);
+    }
+    reduce_desc d = {func, "linalg.vector_norm:", TENSOR_OP_NORM, true, 0.0, true};
+    tensor_kernel_params params = {0};
+    params.p = p;
+    return reduce_single(&d, t, dims, ndims, keepdim, float_result_dtype(t->dtype), &params);
+}
+
+tensor_t *tensor_logsumexp(const tensor_t *t, const int *dims, int ndims, bool keepdim) {
+    static const reduce_desc d = {"tensor_logsumexp", "logsumexp():", TENSOR_OP_LOGSUMEXP, true, -INFINITY, true};
+    if (check_input(t, d.func)) return NULL;
+    tensor_dtype odt = is_float(t->dtype) ? float_result_dtype(t->dtype) : TENSOR_FLOAT32;
+    return reduce_single(&d, t, dims, ndims, keepdim, odt, &no_params);
+}
+
+tensor_t *tensor_count_nonzero(const tensor_t *t, const int *dims, int ndims) {
+    static const reduce_desc d = {"tensor_count_nonzero", "count_nonzero():", TENSOR_OP_COUNT_NONZERO, true, 0.0, true};
+    if (check_input(t, d.func)) return NULL;
+    return reduce_single(&d, t, dims, ndims, false, TENSOR_INT64, &no_params);
+}
+
+static tensor_t *allany(const reduce_desc *d, const tensor_t *t, const int *dims, int ndims, bool keepdim) {
+    if (check_input(t, d->func)) return NULL;
+    tensor_dtype odt = t->dtype == TENSOR_UINT8 ? TENSOR_UINT8 : TENSOR_BOOL;
+    if (dims != NULL && ndims == 0) {
+        /* PyTorch: an explicit empty dim list reduces nothing; the input comes back as bool. */
+        return tensor_to_dtype(t, odt);
+    }
+    return reduce_single(d, t, dims, ndims, keepdim, odt, &no_params);
+}
+
+tensor_t *tensor_all(const tensor_t *t, const int *dims, int ndims, bool keepdim) {
+    static const reduce_desc d = {"tensor_all", "all():", TENSOR_OP_ALL, true, 1.0, false};
+    return allany(&d, t, dims, ndims, keepdim);
+}
+
+tensor_t *tensor_any(const tensor_t *t, const int *dims, int ndims, bool keepdim) {
+    static const reduce_desc d = {"tensor_any", "any():", TENSOR_OP_ANY, true, 0.0, false};
+    return allany(&d, t, dims, ndims, keepdim);
+}
