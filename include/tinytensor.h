@@ -5,6 +5,8 @@
 
 #include "tinytensor_version.h"
 #include "runtime/runtime.h"
+#include "iterator/iterator.h"
+#include "ops/ops.h"
 
 #ifdef __cplusplus
 extern "C" {

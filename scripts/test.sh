@@ -10,3 +10,5 @@ for preset in ${TENSOR_TEST_PRESETS:-dev asan}; do
   echo "== preset $preset"
   cmake --workflow --preset "$preset"
 done
+# The installed package must work for a consumer (find_package and pkg-config).
+bash scripts/check-install.sh

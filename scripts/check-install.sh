@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Installs a cpu-only build into a temporary prefix, then builds and runs a consumer with
+# find_package(tinytensor) and another with pkg-config.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+prefix=$(mktemp -d)
+trap 'rm -rf "$prefix" build/package-consumer' EXIT
+cmake --preset cpu-only -DTENSOR_BUILD_TESTS=OFF -DTENSOR_BUILD_BENCH=OFF -DTENSOR_BUILD_EXAMPLES=OFF >/dev/null
+cmake --build --preset cpu-only >/dev/null
+cmake --install build/cpu-only --prefix "$prefix" >/dev/null
+cmake -S tests/package -B build/package-consumer -DCMAKE_PREFIX_PATH="$prefix" >/dev/null
+cmake --build build/package-consumer >/dev/null
+LD_LIBRARY_PATH="$prefix/lib" ./build/package-consumer/consumer
+./build/package-consumer/consumer_static
+PKG_CONFIG_PATH="$prefix/lib/pkgconfig" cc tests/package/consumer.c -o build/package-consumer/consumer_pc \
+  $(PKG_CONFIG_PATH="$prefix/lib/pkgconfig" pkg-config --cflags --libs tinytensor)
+LD_LIBRARY_PATH="$prefix/lib" ./build/package-consumer/consumer_pc
+echo "check-install: find_package and pkg-config consumers OK"
