@@ -40,6 +40,33 @@ int main(void) {
     if (!n1) return fail("tensor_select");
     tensor_print(n1, stdout);
 
+    /* torch.sum(x, 1, keepdim=True), and the plan the iterator made for it. */
+    int dim = 1;
+    int64_t out_shape[4] = {2, 1, 4, 5};
+    tensor_t *out = tensor_empty(4, out_shape, TENSOR_FLOAT32, dev);
+    if (!out) return fail("tensor_empty");
+    tensor_iter_t *it = tensor_iter_reduce_new("demo", out, x, &dim, 1, true, TENSOR_FLOAT32);
+    tensor_release(out);
+    if (!it) return fail("tensor_iter_reduce_new");
+    char plan[4096];
+    tensor_iter_explain(it, plan, sizeof plan);
+    tensor_iter_free(it);
+    printf("\nThe plan of x.sum(1, keepdim=True):\n%s\n", plan);
+
+    tensor_t *s = tensor_sum(x, 1, true);
+    if (!s && dev.type == TENSOR_DEVICE_CUDA) {
+        /* The CUDA reduction engine has not landed yet: say so and sum on the CPU instead. */
+        printf("\n(on CUDA: %s; summing a CPU copy)\n", tensor_last_error());
+        tensor_t *xc = tensor_to_device(x, tensor_cpu());
+        if (!xc) return fail("tensor_to_device");
+        s = tensor_sum(xc, 1, true);
+        tensor_release(xc);
+    }
+    if (!s) return fail("tensor_sum");
+    printf("\nx.sum(1, keepdim=True)\n");
+    tensor_print(s, stdout);
+
+    tensor_release(s);
     tensor_release(n1);
     tensor_release(n);
     tensor_release(p0);

@@ -76,6 +76,11 @@ TENSOR_API tensor_t *tensor_count_nonzero(const tensor_t *t, const int *dims, in
 TENSOR_API tensor_t *tensor_all(const tensor_t *t, const int *dims, int ndims, bool keepdim);
 TENSOR_API tensor_t *tensor_any(const tensor_t *t, const int *dims, int ndims, bool keepdim);
 
+/* ---- the worked example of docs/functors.md ---- */
+/* sum(x * x) over dims: the output dtype is sum's (integers and bool give int64, wrapping;
+ * floats keep theirs, float16/bfloat16 accumulate in float32); empty reductions give 0. */
+TENSOR_API tensor_t *tensor_sum_of_squares(const tensor_t *t, const int *dims, int ndims, bool keepdim);
+
 #ifdef __cplusplus
 }
 #endif

@@ -7,17 +7,10 @@
 #include "ops/ops.h"
 #include "ops/reduce_launch.h"
 #include "ops/reduce_plan.h"
+#include "ops/reduce_internal.h"
 #include "runtime/error.h"
 
-/* What an op does when the reduced dims are empty: fill the identity, or fail. */
-typedef struct reduce_desc {
-    const char *func;     /* our function name, for messages */
-    const char *torch;    /* PyTorch's name in messages, e.g. "amax()" */
-    tensor_op op;
-    bool has_identity;
-    double identity;
-    bool all_if_empty; /* dims given as an empty list reduce all dims (false: none, as any/all) */
-} reduce_desc;
+/* reduce_desc (what an op does when the reduced dims are empty) is in ops/reduce_internal.h. */
 
 static bool is_float(tensor_dtype d) { return tensor_dtype_is_floating(d); }
 static bool is_fp8(tensor_dtype d) { return d == TENSOR_FLOAT8_E4M3FN || d == TENSOR_FLOAT8_E5M2; }
@@ -57,7 +50,8 @@ static tensor_status reduce_run(const reduce_desc *desc, const tensor_t *t, cons
     if (!desc->has_identity) {
         if (tensor_numel(t) == 0 && (dims == NULL || (ndims == 0 && desc->all_if_empty)) && t->ndim > 0 &&
             plan.first_empty_reduced_dim >= 0)
-            return tensor_error(TENSOR_ERR_INDEX,
+            /* A RuntimeError in PyTorch (argmax/argmin's no-dim case, an IndexError, is in arg_impl). */
+            return tensor_error(TENSOR_ERR_INVALID_ARGUMENT,
                                 "%s: %s Expected reduction dim to be specified for input.numel() == 0. Specify the reduction dim with the 'dim' argument.",
                                 func, desc->torch);
         if (plan.first_empty_reduced_dim >= 0)
@@ -397,4 +391,15 @@ tensor_t *tensor_all(const tensor_t *t, const int *dims, int ndims, bool keepdim
 tensor_t *tensor_any(const tensor_t *t, const int *dims, int ndims, bool keepdim) {
     static const reduce_desc d = {"tensor_any", "any():", TENSOR_OP_ANY, true, 0.0, false};
     return allany(&d, t, dims, ndims, keepdim);
+}
+
+/* ---- for the other reduction files of ops/ (ops/reduce_internal.h) ---- */
+
+tensor_status tensor_reduce_check_input(const tensor_t *t, const char *func) { return check_input(t, func); }
+
+tensor_dtype tensor_reduce_sum_dtype(tensor_dtype in, tensor_dtype requested) { return sum_dtype(in, requested); }
+
+tensor_t *tensor_reduce_single(const reduce_desc *desc, const tensor_t *t, const int *dims, int ndims, bool keepdim,
+                               tensor_dtype out_dtype, const tensor_kernel_params *params) {
+    return reduce_single(desc, t, dims, ndims, keepdim, out_dtype, params ? params : &no_params);
 }

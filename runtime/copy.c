@@ -10,8 +10,9 @@ static bool is_integral_or_bool(tensor_dtype d) { return !tensor_dtype_is_floati
 
 tensor_status tensor_copy_cpu(tensor_t *dst, const tensor_t *src, const char *func) {
     int64_t numel = tensor_numel(src);
-    if (numel != tensor_numel(dst) || dst->ndim != src->ndim)
-        return tensor_error(TENSOR_ERR_SHAPE, "%s: copy between tensors of different shapes", func);
+    bool same_shape = dst->ndim == src->ndim;
+    for (int i = 0; same_shape && i < src->ndim; i++) same_shape = dst->sizes[i] == src->sizes[i];
+    if (!same_shape) return tensor_error(TENSOR_ERR_SHAPE, "%s: copy between tensors of different shapes", func);
     if (numel == 0) return TENSOR_OK;
     size_t dsz = tensor_dtype_size(dst->dtype), ssz = tensor_dtype_size(src->dtype);
     char *dbase = tensor_data(dst);
@@ -49,9 +50,6 @@ tensor_status tensor_copy_cpu(tensor_t *dst, const tensor_t *src, const char *fu
     return TENSOR_OK;
 }
 
-static tensor_t *empty_like_contiguous(const tensor_t *t, tensor_dtype dtype, tensor_device device) {
-    return tensor_empty(t->ndim, t->sizes, dtype, device);
-}
 
 static tensor_status not_yet_strided_cuda(const char *func) {
     return tensor_error(TENSOR_ERR_NOT_IMPLEMENTED,
@@ -61,12 +59,12 @@ static tensor_status not_yet_strided_cuda(const char *func) {
 }
 
 /* Copies src (any layout, any device) into a new contiguous tensor of dtype on device. */
-static tensor_t *copy_to(const tensor_t *src, tensor_dtype dtype, tensor_device device, const char *func) {
+tensor_t *tensor_copy_as(const tensor_t *src, tensor_dtype dtype, tensor_device device, const char *func) {
     if (tensor_device_check(device, func) != TENSOR_OK) return NULL;
     if (!tensor_dtype_is_valid(dtype)) return tensor_error_null(TENSOR_ERR_DTYPE, "%s: unknown dtype %d", func, (int)dtype);
     tensor_device sdev = src->storage->device;
     bool src_cpu = sdev.type == TENSOR_DEVICE_CPU, dst_cpu = device.type == TENSOR_DEVICE_CPU;
-    tensor_t *out = empty_like_contiguous(src, dtype, device);
+    tensor_t *out = tensor_new_contiguous(src->ndim, src->sizes, dtype, device, func);
     if (out == NULL) return NULL;
     tensor_status st = TENSOR_OK;
     if (src_cpu && dst_cpu) {
@@ -76,7 +74,7 @@ static tensor_t *copy_to(const tensor_t *src, tensor_dtype dtype, tensor_device 
                            (size_t)tensor_numel(src) * tensor_dtype_size(dtype), func);
     } else if (src_cpu) {
         /* Host side does the layout and dtype work, then one contiguous upload. */
-        tensor_t *staged = copy_to(src, dtype, tensor_cpu(), func);
+        tensor_t *staged = tensor_copy_as(src, dtype, tensor_cpu(), func);
         if (staged == NULL) st = tensor_last_status();
         else {
             st = tensor_memcpy(tensor_data(out), device, tensor_data(staged), tensor_cpu(),
@@ -85,7 +83,7 @@ static tensor_t *copy_to(const tensor_t *src, tensor_dtype dtype, tensor_device 
         }
     } else if (dst_cpu && tensor_is_contiguous(src)) {
         /* Contiguous download, then convert on the host. */
-        tensor_t *staged = copy_to(src, src->dtype, tensor_cpu(), func);
+        tensor_t *staged = tensor_copy_as(src, src->dtype, tensor_cpu(), func);
         if (staged == NULL) st = tensor_last_status();
         else {
             st = tensor_copy_cpu(out, staged, func);
@@ -104,19 +102,19 @@ static tensor_t *copy_to(const tensor_t *src, tensor_dtype dtype, tensor_device 
 tensor_t *tensor_contiguous(const tensor_t *t) {
     TENSOR_CHECK_NOT_NULL_P(t, "tensor_contiguous", "t");
     if (tensor_is_contiguous(t)) return tensor_retain((tensor_t *)t);
-    return copy_to(t, t->dtype, t->storage->device, "tensor_contiguous");
+    return tensor_copy_as(t, t->dtype, t->storage->device, "tensor_contiguous");
 }
 
 tensor_t *tensor_clone(const tensor_t *t) {
     TENSOR_CHECK_NOT_NULL_P(t, "tensor_clone", "t");
-    return copy_to(t, t->dtype, t->storage->device, "tensor_clone");
+    return tensor_copy_as(t, t->dtype, t->storage->device, "tensor_clone");
 }
 
 tensor_t *tensor_to_device(const tensor_t *t, tensor_device device) {
     TENSOR_CHECK_NOT_NULL_P(t, "tensor_to_device", "t");
     if (tensor_device_check(device, "tensor_to_device") != TENSOR_OK) return NULL;
     if (tensor_device_equal(device, t->storage->device)) return tensor_retain((tensor_t *)t);
-    return copy_to(t, t->dtype, device, "tensor_to_device");
+    return tensor_copy_as(t, t->dtype, device, "tensor_to_device");
 }
 
 tensor_t *tensor_to_dtype(const tensor_t *t, tensor_dtype dtype) {
@@ -124,14 +122,18 @@ tensor_t *tensor_to_dtype(const tensor_t *t, tensor_dtype dtype) {
     if (!tensor_dtype_is_valid(dtype))
         return tensor_error_null(TENSOR_ERR_DTYPE, "tensor_to_dtype: unknown dtype %d", (int)dtype);
     if (dtype == t->dtype) return tensor_retain((tensor_t *)t);
-    return copy_to(t, dtype, t->storage->device, "tensor_to_dtype");
+    return tensor_copy_as(t, dtype, t->storage->device, "tensor_to_dtype");
 }
 
 tensor_status tensor_to_buffer(const tensor_t *t, void *dst, size_t dst_bytes) {
     const char *func = "tensor_to_buffer";
     TENSOR_CHECK_NOT_NULL(t, func, "t");
     int64_t numel = tensor_numel(t);
-    size_t need = (size_t)numel * tensor_dtype_size(t->dtype);
+    size_t need;
+    /* An expanded (stride 0) tensor may have more elements than any buffer can hold. */
+    if (__builtin_mul_overflow((size_t)numel, tensor_dtype_size(t->dtype), &need))
+        return tensor_error(TENSOR_ERR_OVERFLOW, "%s: %lld elements of %s overflow the byte count", func,
+                            (long long)numel, tensor_dtype_name(t->dtype));
     if (numel > 0) TENSOR_CHECK_NOT_NULL(dst, func, "dst");
     if (dst_bytes < need)
         return tensor_error(TENSOR_ERR_INVALID_ARGUMENT, "%s: dst_bytes %zu is smaller than the %zu bytes of t", func,
@@ -141,7 +143,12 @@ tensor_status tensor_to_buffer(const tensor_t *t, void *dst, size_t dst_bytes) {
     if (tensor_is_contiguous(t)) return tensor_memcpy(dst, tensor_cpu(), tensor_data(t), dev, need, func);
     if (dev.type != TENSOR_DEVICE_CPU) return not_yet_strided_cuda(func);
     /* A contiguous tensor over the caller's buffer receives the strided copy directly. */
-    tensor_t *view = tensor_from_blob(dst, t->ndim, t->sizes, NULL, t->dtype, tensor_cpu(), NULL, NULL);
+    tensor_storage *s = tensor_storage_wrap(dst, need, tensor_cpu(), NULL, NULL, func);
+    if (s == NULL) return tensor_last_status();
+    int64_t strides[TENSOR_MAX_DIMS];
+    tensor_contiguous_strides(t->ndim, t->sizes, strides);
+    tensor_t *view = tensor_make(s, 0, t->ndim, t->sizes, strides, t->dtype, func);
+    tensor_storage_release(s);
     if (view == NULL) return tensor_last_status();
     tensor_status st = tensor_copy_cpu(view, t, func);
     tensor_release(view);

@@ -50,7 +50,7 @@ TENSOR_API char *tensor_device_format(tensor_device device, char *buf, size_t si
 
 /* Statistics of the CUDA caching allocator of one device, in bytes. */
 typedef struct tensor_cuda_memory_stats {
-    uint64_t allocated;      /* bytes handed out to live storages now */
+    uint64_t allocated;      /* bytes handed out to live storages now (rounded up to 512-byte blocks) */
     uint64_t reserved;       /* bytes obtained from cudaMalloc and not yet freed */
     uint64_t peak_allocated; /* high-water mark of `allocated` since start or reset */
     uint64_t num_device_mallocs; /* cudaMalloc calls so far (a cache hit makes none) */
@@ -61,11 +61,25 @@ typedef struct tensor_cuda_memory_stats {
 TENSOR_API tensor_status tensor_cuda_memory_get_stats(int index, tensor_cuda_memory_stats *stats);
 /* Resets peak_allocated to the current allocated. */
 TENSOR_API tensor_status tensor_cuda_memory_reset_peak(int index);
-/* Returns every cached, unused block of every device to the driver (cudaFree). Blocks in use
- * are untouched. A no-op without CUDA. */
+/* Returns every cached, unused block of every device to the driver (cudaFree), after waiting
+ * for the device's queued work. Blocks in use are untouched, and so is the free space of a
+ * cudaMalloc'd segment that still holds a block in use (a segment goes back whole or not at
+ * all). A no-op without CUDA. */
 TENSOR_API tensor_status tensor_cuda_empty_cache(void);
 /* Waits for all work on the current device (cudaDeviceSynchronize). A no-op without CUDA. */
 TENSOR_API tensor_status tensor_cuda_synchronize(void);
+
+/* The "current stream" of CUDA device `device`: the cudaStream_t (passed as void *) on which
+ * tinytensor queues its work and its allocations for that device. NULL, the default, is the
+ * legacy default stream. The setting is process-wide, not per thread.
+ * Ownership: the library BORROWS the stream and never destroys it. The caller keeps it alive
+ * while tensors allocated on it live and while work queued on it may run, and synchronizes it
+ * before destroying it (memory freed on a stream is reused only on the same stream, which
+ * orders the reuse after the work queued before the free).
+ * TENSOR_ERR_DEVICE for a bad index or a build without CUDA. */
+TENSOR_API tensor_status tensor_cuda_set_stream(int device, void *stream);
+/* The current stream of `device` (NULL: the legacy default stream, a bad index or no CUDA). */
+TENSOR_API void *tensor_cuda_get_stream(int device);
 
 #ifdef __cplusplus
 }

@@ -17,6 +17,7 @@ extern "C" {
 
 /* Values are fixed forever; new dtypes are appended before TENSOR_NUM_DTYPES. */
 typedef enum tensor_dtype {
+    TENSOR_DTYPE_DEFAULT = -1, /* "not given": ops pick their PyTorch default (never a tensor's dtype) */
     TENSOR_BOOL = 0,
     TENSOR_UINT8 = 1,
     TENSOR_INT8 = 2,

@@ -48,8 +48,12 @@ void tensor_clear_error(void) {
 }
 
 static void record(tensor_status status, const char *fmt, va_list ap) {
+    /* Format into a local buffer first: a caller may pass tensor_last_error() itself as an
+     * argument (to add context to an error), and vsnprintf into its own source is undefined. */
+    char buf[TENSOR_ERROR_MESSAGE_MAX];
+    vsnprintf(buf, sizeof buf, fmt, ap);
     last_status = status;
-    vsnprintf(last_message, sizeof last_message, fmt, ap);
+    memcpy(last_message, buf, sizeof buf);
 }
 
 tensor_status tensor_error(tensor_status status, const char *fmt, ...) {

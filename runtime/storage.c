@@ -1,3 +1,5 @@
+#include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -9,6 +11,9 @@
 #define TENSOR_HOST_ALIGNMENT 64
 
 void *tensor_host_alloc(size_t nbytes) {
+    /* No object may exceed PTRDIFF_MAX (pointer differences inside it would overflow; glibc
+     * refuses such requests too): fail here rather than hand the allocator a "negative" size. */
+    if (nbytes > (size_t)PTRDIFF_MAX - TENSOR_HOST_ALIGNMENT) return NULL;
     size_t rounded = (nbytes + TENSOR_HOST_ALIGNMENT - 1) / TENSOR_HOST_ALIGNMENT * TENSOR_HOST_ALIGNMENT;
     if (rounded < nbytes) return NULL; /* wrapped around */
     if (rounded == 0) rounded = TENSOR_HOST_ALIGNMENT;

@@ -48,7 +48,9 @@ tensor_status tensor_check_shape(int ndim, const int64_t *sizes, int64_t *numel,
                                 (long long)sizes[i], i);
         if (sizes[i] == 0) zero = true;
     }
-    /* Overflow is checked over the non-zero sizes so that [0, 2^62, 2^62] stays valid, as in PyTorch. */
+    /* Overflow is checked over the non-zero sizes even when some size is zero: [0, 2^62, 2^62]
+     * has numel 0 but its contiguous strides (products of max(size, 1)) would overflow, so it is
+     * TENSOR_ERR_OVERFLOW. Every stride tensor_contiguous_strides computes then fits int64. */
     for (int i = 0; i < ndim; i++) {
         if (sizes[i] == 0) continue;
         if (__builtin_mul_overflow(n, sizes[i], &n))
@@ -122,9 +124,12 @@ void *tensor_data(const tensor_t *t) {
 
 bool tensor_is_contiguous(const tensor_t *t) {
     if (t == NULL) return false;
+    /* An empty tensor is contiguous whatever its strides (PyTorch), wherever the zero size is:
+     * look for it before comparing any stride. */
+    for (int i = 0; i < t->ndim; i++)
+        if (t->sizes[i] == 0) return true;
     int64_t expected = 1;
     for (int i = t->ndim - 1; i >= 0; i--) {
-        if (t->sizes[i] == 0) return true;
         if (t->sizes[i] == 1) continue;
         if (t->strides[i] != expected) return false;
         expected *= t->sizes[i];

@@ -6,7 +6,7 @@
 #include "runtime/error.h"
 #include "runtime/tensor_impl.h"
 
-static tensor_t *new_contiguous(int ndim, const int64_t *sizes, tensor_dtype dtype, tensor_device device,
+tensor_t *tensor_new_contiguous(int ndim, const int64_t *sizes, tensor_dtype dtype, tensor_device device,
                                 const char *func) {
     if (!tensor_dtype_is_valid(dtype))
         return tensor_error_null(TENSOR_ERR_DTYPE, "%s: unknown dtype %d", func, (int)dtype);
@@ -26,7 +26,7 @@ static tensor_t *new_contiguous(int ndim, const int64_t *sizes, tensor_dtype dty
 }
 
 tensor_t *tensor_empty(int ndim, const int64_t *sizes, tensor_dtype dtype, tensor_device device) {
-    return new_contiguous(ndim, sizes, dtype, device, "tensor_empty");
+    return tensor_new_contiguous(ndim, sizes, dtype, device, "tensor_empty");
 }
 
 /* Values are produced on the host and copied, so CPU and CUDA tensors hold identical bits.
@@ -35,7 +35,7 @@ typedef void (*fill_fn)(int64_t i, tensor_dtype dtype, void *elem, const void *c
 
 static tensor_t *make_filled(int ndim, const int64_t *sizes, tensor_dtype dtype, tensor_device device, fill_fn fill,
                              const void *ctx, const char *func) {
-    tensor_t *t = new_contiguous(ndim, sizes, dtype, device, func);
+    tensor_t *t = tensor_new_contiguous(ndim, sizes, dtype, device, func);
     if (t == NULL) return NULL;
     int64_t numel = tensor_numel(t);
     size_t esize = tensor_dtype_size(dtype);
@@ -120,6 +120,8 @@ tensor_t *tensor_linspace(double start, double end, int64_t steps, tensor_dtype 
         return tensor_error_null(TENSOR_ERR_INVALID_ARGUMENT, "tensor_linspace: number of steps must be non-negative, got %lld",
                                  (long long)steps);
     linspace_ctx l = {start, end, steps > 1 ? (end - start) / (double)(steps - 1) : 0.0, steps};
+    /* One step is [start] (PyTorch fills start); the half-from-the-end rule would give end. */
+    if (steps == 1) return make_filled(1, &steps, dtype, device, fill_constant, &start, "tensor_linspace");
     return make_filled(1, &steps, dtype, device, fill_linspace, &l, "tensor_linspace");
 }
 
@@ -183,8 +185,11 @@ tensor_t *tensor_randn(int ndim, const int64_t *sizes, uint64_t seed, tensor_dty
 tensor_t *tensor_from_buffer(const void *data, int ndim, const int64_t *sizes, tensor_dtype dtype,
                              tensor_device device) {
     const char *func = "tensor_from_buffer";
-    TENSOR_CHECK_NOT_NULL_P(data, func, "data");
-    tensor_t *t = new_contiguous(ndim, sizes, dtype, device, func);
+    int64_t numel;
+    if (tensor_check_shape(ndim, sizes, &numel, func) != TENSOR_OK) return NULL;
+    /* As tensor_from_blob and tensor_to_buffer: data may be NULL when there is nothing to copy. */
+    if (numel > 0) TENSOR_CHECK_NOT_NULL_P(data, func, "data");
+    tensor_t *t = tensor_new_contiguous(ndim, sizes, dtype, device, func);
     if (t == NULL) return NULL;
     size_t nbytes = (size_t)tensor_numel(t) * tensor_dtype_size(dtype);
     if (tensor_memcpy(tensor_data(t), device, data, tensor_cpu(), nbytes, func) != TENSOR_OK) {

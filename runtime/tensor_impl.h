@@ -39,6 +39,14 @@ tensor_status tensor_wrap_dim(int dim, int ndim, bool wrap_scalar, int *out, con
 /* Row-major strides for sizes. */
 void tensor_contiguous_strides(int ndim, const int64_t *sizes, int64_t *strides);
 
+/* tensor_empty, with errors naming func (for library functions that allocate a result). */
+tensor_t *tensor_new_contiguous(int ndim, const int64_t *sizes, tensor_dtype dtype, tensor_device device,
+                                const char *func);
+
+/* A new contiguous copy of src (any layout, any device) converted to dtype on device; errors
+ * name func. The engine behind clone/contiguous/to_device/to_dtype and reshape's copy. */
+tensor_t *tensor_copy_as(const tensor_t *src, tensor_dtype dtype, tensor_device device, const char *func);
+
 /* Copies src into dst elementwise (same shape, any strides, any dtypes, both CPU), with
  * tensor_dtype_store_double / int64 rules. The general CPU path used by clone/contiguous/to. */
 tensor_status tensor_copy_cpu(tensor_t *dst, const tensor_t *src, const char *func);

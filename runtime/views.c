@@ -84,8 +84,11 @@ tensor_t *tensor_slice(const tensor_t *t, int dim, int64_t start, int64_t end, i
     int64_t sizes[TENSOR_MAX_DIMS], strides[TENSOR_MAX_DIMS];
     memcpy(sizes, t->sizes, sizeof sizes);
     memcpy(strides, t->strides, sizeof strides);
-    sizes[d] = (end - start + step - 1) / step;
-    strides[d] = t->strides[d] * step;
+    /* (end - start + step - 1) / step would overflow for a huge step. */
+    sizes[d] = end == start ? 0 : (end - start - 1) / step + 1;
+    /* With two or more elements step < size, so stride * step fits as stride * size does; with
+     * fewer the stride is never used, and a huge step must not overflow it. */
+    if (sizes[d] <= 1 || __builtin_mul_overflow(t->strides[d], step, &strides[d])) strides[d] = t->strides[d];
     return view_of(t, t->offset + start * t->strides[d], t->ndim, sizes, strides, func);
 }
 
@@ -186,6 +189,12 @@ static tensor_status infer_size(int ndim, const int64_t *sizes, int64_t numel, i
     }
     char shape[256];
     if (infer >= 0) {
+        if (known == 0 && numel == 0) {
+            format_shape(shape, sizeof shape, ndim, sizes);
+            return tensor_error(TENSOR_ERR_SHAPE,
+                                "%s: cannot reshape tensor of 0 elements into shape %s because the unspecified dimension size -1 can be any value and is ambiguous",
+                                func, shape);
+        }
         if (known == 0 || numel % known != 0) {
             format_shape(shape, sizeof shape, ndim, sizes);
             return tensor_error(TENSOR_ERR_SHAPE, "%s: shape '%s' is invalid for input of size %lld", func, shape,
@@ -197,7 +206,8 @@ static tensor_status infer_size(int ndim, const int64_t *sizes, int64_t numel, i
         return tensor_error(TENSOR_ERR_SHAPE, "%s: shape '%s' is invalid for input of size %lld", func, shape,
                             (long long)numel);
     }
-    return TENSOR_OK;
+    /* numel 0 lets [0, 2^62, 2^62] through the checks above; its strides would overflow. */
+    return tensor_check_shape(ndim, out, NULL, func);
 }
 
 /* Strides for viewing (old sizes, old strides) as new sizes without copying, or false when the
@@ -243,7 +253,7 @@ static tensor_t *view_or_copy(const tensor_t *t, int ndim, const int64_t *sizes,
         return tensor_error_null(TENSOR_ERR_SHAPE,
                                  "%s: view size is not compatible with input tensor's size and stride (at least one dimension spans across two contiguous subspaces). Use tensor_reshape instead.",
                                  func);
-    tensor_t *c = tensor_contiguous(t);
+    tensor_t *c = tensor_copy_as(t, t->dtype, t->storage->device, func);
     if (c == NULL) return NULL;
     tensor_contiguous_strides(ndim, out_sizes, strides);
     tensor_t *v = view_of(c, c->offset, ndim, out_sizes, strides, func);
@@ -302,7 +312,9 @@ tensor_t *tensor_unsqueeze(const tensor_t *t, int dim) {
         if (i == d) {
             sizes[n] = 1;
             /* Any stride is valid for a size-1 dim; PyTorch uses size*stride of the next dim. */
-            strides[n++] = d < t->ndim ? t->sizes[d] * t->strides[d] : 1;
+            int64_t st = 1;
+            if (d < t->ndim && __builtin_mul_overflow(t->sizes[d], t->strides[d], &st)) st = 1;
+            strides[n++] = st;
         }
         if (i < t->ndim) {
             sizes[n] = t->sizes[i];
@@ -322,7 +334,7 @@ tensor_t *tensor_flatten(const tensor_t *t, int start_dim, int end_dim) {
         return tensor_error_null(TENSOR_ERR_INVALID_ARGUMENT, "%s: start_dim %d cannot come after end_dim %d", func, s, e);
     if (t->ndim == 0) {
         int64_t one = 1;
-        return tensor_reshape(t, 1, &one);
+        return view_or_copy(t, 1, &one, true, func);
     }
     int64_t sizes[TENSOR_MAX_DIMS];
     int n = 0;

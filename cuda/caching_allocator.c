@@ -1,0 +1,109 @@
+/* The CUDA caching allocator: runtime/block_cache.c's bookkeeping over cudaMalloc/cudaFree,
+ * plus the public statistics and empty_cache of runtime/device.h. */
+#define _POSIX_C_SOURCE 200809L
+
+#include <pthread.h>
+
+#include <cuda_runtime_api.h>
+
+#include "cuda/caching_allocator.h"
+#include "cuda/cuda_backend.h"
+#include "cuda/device_internal.h"
+#include "runtime/error.h"
+
+static tensor_status raw_alloc(void *ctx, int device, size_t nbytes, void **ptr, const char *func) {
+    (void)ctx;
+    int saved;
+    if (tensor_cuda_device_enter(device, &saved, func) != TENSOR_OK) return tensor_last_status();
+    cudaError_t err = cudaMalloc(ptr, nbytes);
+    tensor_status st = TENSOR_OK;
+    if (err == cudaErrorMemoryAllocation) {
+        /* Not sticky; clear it so that the next launch check does not report it. The block
+         * cache writes the message, with the size asked for. */
+        (void)cudaGetLastError();
+        st = TENSOR_ERR_OUT_OF_MEMORY;
+    } else {
+        st = tensor_cuda_error(err, func);
+    }
+    tensor_cuda_device_restore(saved);
+    return st;
+}
+
+static tensor_status raw_free(void *ctx, int device, void *ptr, size_t nbytes) {
+    (void)ctx;
+    (void)nbytes;
+    const char *func = "tensor_cuda_empty_cache: cudaFree";
+    int saved;
+    if (tensor_cuda_device_enter(device, &saved, func) != TENSOR_OK) return tensor_last_status();
+    tensor_status st = tensor_cuda_error(cudaFree(ptr), func);
+    tensor_cuda_device_restore(saved);
+    return st;
+}
+
+static tensor_status synchronize(void *ctx, int device) {
+    (void)ctx;
+    const char *func = "tensor_cuda_empty_cache: cudaDeviceSynchronize";
+    int saved;
+    if (tensor_cuda_device_enter(device, &saved, func) != TENSOR_OK) return tensor_last_status();
+    tensor_status st = tensor_cuda_error(cudaDeviceSynchronize(), func);
+    tensor_cuda_device_restore(saved);
+    return st;
+}
+
+static pthread_once_t cache_once = PTHREAD_ONCE_INIT;
+static tensor_block_cache *cache;
+
+static void cache_init(void) {
+    tensor_block_cache_ops ops = {raw_alloc, raw_free, synchronize, NULL};
+    cache = tensor_block_cache_new(tensor_cuda_device_count(), &ops, "tensor_cuda_alloc");
+}
+
+tensor_block_cache *tensor_cuda_block_cache(const char *func) {
+    pthread_once(&cache_once, cache_init);
+    if (cache == NULL)
+        return tensor_error_null(TENSOR_ERR_OUT_OF_MEMORY, "%s: out of host memory for the CUDA caching allocator",
+                                 func);
+    return cache;
+}
+
+tensor_status tensor_cuda_alloc(int index, size_t nbytes, void **ptr, void **handle, const char *func) {
+    if (ptr) *ptr = NULL;
+    if (handle) *handle = NULL;
+    TENSOR_CHECK_NOT_NULL(ptr, func, "ptr");
+    TENSOR_CHECK_NOT_NULL(handle, func, "handle");
+    if (nbytes == 0) return TENSOR_OK;
+    tensor_block_cache *c = tensor_cuda_block_cache(func);
+    if (c == NULL) return tensor_last_status();
+    tensor_block *block = NULL;
+    tensor_status st = tensor_block_cache_alloc(c, index, tensor_cuda_get_stream(index), nbytes, ptr, &block, func);
+    *handle = block;
+    return st;
+}
+
+void tensor_cuda_free(void *handle) {
+    if (handle == NULL) return;
+    /* A handle exists only if the cache does, so this cannot fail. */
+    tensor_block_cache_free(tensor_cuda_block_cache("tensor_cuda_free"), (tensor_block *)handle);
+}
+
+tensor_status tensor_cuda_memory_get_stats(int index, tensor_cuda_memory_stats *stats) {
+    const char *func = "tensor_cuda_memory_get_stats";
+    TENSOR_CHECK_NOT_NULL(stats, func, "stats");
+    tensor_block_cache *c = tensor_cuda_block_cache(func);
+    if (c == NULL) return tensor_last_status();
+    return tensor_block_cache_get_stats(c, index, stats, func);
+}
+
+tensor_status tensor_cuda_memory_reset_peak(int index) {
+    const char *func = "tensor_cuda_memory_reset_peak";
+    tensor_block_cache *c = tensor_cuda_block_cache(func);
+    if (c == NULL) return tensor_last_status();
+    return tensor_block_cache_reset_peak(c, index, func);
+}
+
+tensor_status tensor_cuda_empty_cache(void) {
+    if (tensor_cuda_device_count() == 0) return TENSOR_OK;
+    tensor_block_cache *c = tensor_cuda_block_cache("tensor_cuda_empty_cache");
+    if (c == NULL) return tensor_last_status();
+    return tensor_block_cache_empty(c);
+}

@@ -1,0 +1,175 @@
+#include <stdio.h>
+#include <string.h>
+
+#include "cuda/reduce_config.h"
+#include "runtime/error.h"
+
+static int64_t div_up(int64_t a, int64_t b) { return (a + b - 1) / b; }
+static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
+static int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
+
+static int64_t last_pow2(int64_t n) {
+    int64_t p = 1;
+    while (p * 2 <= n) p *= 2;
+    return p;
+}
+
+/* The multiplier a thread dimension contributes, and the step grows by its extent. */
+static int64_t split_input(tensor_reduce_config *c, int64_t parallelism) {
+    int64_t step = c->step_input;
+    c->step_input *= parallelism;
+    return step;
+}
+
+static int64_t split_output(tensor_reduce_config *c, int64_t parallelism) {
+    int64_t step = c->step_output;
+    c->step_output *= parallelism;
+    return step;
+}
+
+static int64_t values_per_thread(const tensor_reduce_config *c) { return div_up(c->num_inputs, c->step_input); }
+
+bool tensor_reduce_config_block_x_reduce(const tensor_reduce_config *c) { return c->input_mult[0] != 0; }
+bool tensor_reduce_config_block_y_reduce(const tensor_reduce_config *c) { return c->input_mult[1] != 0; }
+bool tensor_reduce_config_global_reduce(const tensor_reduce_config *c) { return c->input_mult[2] != 0; }
+
+/* Largest power of two <= max_vec dividing the input's base address (in elements), the size of
+ * the first kept dim, and every other input stride: then one vector load reads max_vec
+ * neighbouring outputs' inputs, aligned. */
+static int output_vec_size(const tensor_iter_t *iter, int in_arg, int elem, int max_vec) {
+    int vec = max_vec;
+    uint64_t checks[TENSOR_MAX_DIMS + 2];
+    int n = 0;
+    checks[n++] = (uint64_t)(uintptr_t)iter->operands[in_arg].data / (uint64_t)elem;
+    int out_dim = tensor_iter_num_reduce_dims(iter);
+    checks[n++] = (uint64_t)iter->shape[out_dim];
+    for (int d = 0; d < iter->ndim; d++)
+        if (d != out_dim) checks[n++] = (uint64_t)(iter->operands[in_arg].strides[d] / elem);
+    for (int i = 0; i < n; i++)
+        while (vec > 1 && checks[i] % (uint64_t)vec != 0) vec /= 2;
+    return vec;
+}
+
+tensor_status tensor_reduce_config_make(const tensor_iter_t *iter, const tensor_cuda_props *props,
+                                        const tensor_reduce_kernel_traits *tr, tensor_reduce_config *out) {
+    const char *func = "tensor_reduce_config_make";
+    TENSOR_CHECK_NOT_NULL(iter, func, "iter");
+    TENSOR_CHECK_NOT_NULL(props, func, "props");
+    TENSOR_CHECK_NOT_NULL(tr, func, "traits");
+    TENSOR_CHECK_NOT_NULL(out, func, "out");
+    if (!tensor_iter_is_reduction(iter) || tensor_iter_ninputs(iter) != 1)
+        return tensor_error(TENSOR_ERR_INVALID_ARGUMENT, "%s: expected a reduction iterator with one input", func);
+    int64_t numel = tensor_iter_numel(iter);
+    if (numel <= 0) return tensor_error(TENSOR_ERR_INVALID_ARGUMENT, "%s: the iterator is empty", func);
+    if (tr->input_size <= 0 || tr->acc_size <= 0 || tr->vt0 <= 0 || tr->input_vec_size <= 0 || tr->max_output_vec <= 0 ||
+        tr->max_threads < 32 || props->num_sms <= 0 || props->max_threads_per_sm <= 0 || props->warp_size <= 0)
+        return tensor_error(TENSOR_ERR_INVALID_ARGUMENT, "%s: traits or device properties out of range", func);
+
+    tensor_reduce_config c;
+    memset(&c, 0, sizeof c);
+    c.element_size_bytes = tr->acc_size;
+    c.num_outputs = tensor_iter_num_output_elements(iter);
+    c.num_inputs = numel / c.num_outputs;
+    c.step_input = 1;
+    c.step_output = 1;
+    c.ctas_per_output = 1;
+    c.input_vec_size = tr->input_vec_size;
+    c.output_vec_size = 1;
+    c.vt0 = tr->vt0;
+
+    int in_arg = tensor_iter_noutputs(iter);
+    const int64_t *in_strides = tensor_iter_strides(iter, in_arg);
+    int nred = tensor_iter_num_reduce_dims(iter);
+    int64_t dim0, dim1, fastest_stride;
+    /* An all-reduced (or 0-d) iteration reduces along its fastest dim by definition. */
+    c.reduce_fastest = iter->ndim == 0 || nred == iter->ndim || in_strides[0] < in_strides[nred];
+    if (c.reduce_fastest) {
+        dim0 = c.num_inputs;
+        dim1 = c.num_outputs;
+        fastest_stride = iter->ndim == 0 ? tr->input_size : in_strides[0];
+    } else {
+        dim0 = c.num_outputs;
+        dim1 = c.num_inputs;
+        fastest_stride = in_strides[nred];
+    }
+
+    if (fastest_stride == tr->input_size) {
+        if (c.reduce_fastest && dim0 > 128 && nred == 1 && tr->vt0 >= tr->input_vec_size) {
+            /* Each vector load feeds one output: lanes stride over the row in vectors. */
+            c.vectorize_input = true;
+            dim0 /= tr->input_vec_size;
+        } else if (!c.reduce_fastest) {
+            /* Each vector load feeds output_vec_size neighbouring outputs. */
+            c.output_vec_size = output_vec_size(iter, in_arg, tr->input_size, tr->max_output_vec);
+            dim0 /= c.output_vec_size;
+        }
+    }
+
+    /* Block shape: block.x on the fastest dim (coalesced loads), then widen x if y is short. */
+    int64_t max_threads = max64(tr->max_threads / c.output_vec_size, props->warp_size);
+    int64_t p0 = dim0 < max_threads ? last_pow2(dim0) : max_threads;
+    int64_t p1 = dim1 < max_threads ? last_pow2(dim1) : max_threads;
+    c.block_width = (int)min64(p0, props->warp_size);
+    c.block_height = (int)min64(p1, max_threads / c.block_width);
+    c.block_width = (int)min64(p0, max_threads / c.block_height);
+    c.num_threads = c.block_width * c.block_height;
+
+    if (c.reduce_fastest)
+        c.input_mult[TENSOR_REDUCE_BLOCK_X] = split_input(&c, c.block_width);
+    else
+        c.output_mult[TENSOR_REDUCE_BLOCK_X] = split_output(&c, c.block_width);
+
+    /* Warps cooperate on an output only when each would still have enough values to load. */
+    const int64_t min_values_per_thread = 16, max_values_per_thread = 256;
+    if (values_per_thread(&c) >= min64(c.block_height * 16, max_values_per_thread))
+        c.input_mult[TENSOR_REDUCE_BLOCK_Y] = split_input(&c, c.block_height);
+    else
+        c.output_mult[TENSOR_REDUCE_BLOCK_Y] = split_output(&c, c.block_height);
+
+    int64_t blocks_per_sm = props->max_threads_per_sm / c.num_threads;
+    int64_t target_grid = (int64_t)props->num_sms * blocks_per_sm;
+    int64_t grid_x = div_up(div_up(c.num_outputs, c.output_vec_size), c.step_output);
+    int64_t vpt = values_per_thread(&c);
+    if (c.input_mult[TENSOR_REDUCE_BLOCK_Y] != 0 && vpt >= max_values_per_thread && grid_x <= target_grid) {
+        /* Too few outputs to fill the GPU: several CTAs share each output (global reduce). */
+        int64_t c1 = div_up(target_grid, grid_x), c2 = div_up(vpt, min_values_per_thread);
+        int64_t c3 = div_up(vpt, max_values_per_thread);
+        /* PyTorch clamps this to the SM count only on ROCm; on CUDA it does not, nor do we. */
+        int64_t ctas = max64(min64(c1, c2), c3);
+        c.ctas_per_output = ctas;
+        if (ctas > 1) c.input_mult[TENSOR_REDUCE_CTA] = split_input(&c, ctas);
+    }
+
+    c.grid[0] = div_up(div_up(c.num_outputs, c.output_vec_size), c.step_output);
+    c.grid[1] = c.ctas_per_output;
+    c.values_per_thread = values_per_thread(&c);
+    bool x_reduce = tensor_reduce_config_block_x_reduce(&c);
+    if (tensor_reduce_config_block_y_reduce(&c) || (x_reduce && c.block_width > props->warp_size))
+        c.shared_memory_bytes = (int64_t)tr->acc_size * c.num_threads * c.output_vec_size;
+    if (tensor_reduce_config_global_reduce(&c)) {
+        /* One slot per (output column of CTAs, CTA, lane x vector element when lanes own outputs):
+         * exactly what the kernel addresses, unlike PyTorch's num_outputs-based size, which
+         * over-allocates by block_width * output_vec_size. */
+        int64_t per_cta = x_reduce ? 1 : (int64_t)c.block_width * c.output_vec_size;
+        c.staging_bytes = c.grid[0] * c.grid[1] * per_cta * tr->acc_size;
+        c.semaphore_bytes = c.grid[0] * (int64_t)sizeof(uint32_t);
+    }
+    *out = c;
+    return TENSOR_OK;
+}
+
+int64_t tensor_reduce_config_format(const tensor_reduce_config *c, char *buf, size_t size) {
+    if (c == NULL) return -1;
+    int n = snprintf(buf, size,
+                     "block {%d, %d}, grid {%lld, %lld}, %s, input_mult {%lld, %lld, %lld}, output_mult {%lld, %lld}, "
+                     "step_input %lld, step_output %lld, vectorize_input %s (x%d), output_vec_size %d, vt0 %d, "
+                     "values_per_thread %lld, ctas_per_output %lld, shared %lld B, staging %lld B, semaphores %lld B",
+                     c->block_width, c->block_height, (long long)c->grid[0], (long long)c->grid[1],
+                     c->reduce_fastest ? "reducing the fastest dim" : "reducing a strided dim",
+                     (long long)c->input_mult[0], (long long)c->input_mult[1], (long long)c->input_mult[2],
+                     (long long)c->output_mult[0], (long long)c->output_mult[1], (long long)c->step_input,
+                     (long long)c->step_output, c->vectorize_input ? "yes" : "no", c->input_vec_size,
+                     c->output_vec_size, c->vt0, (long long)c->values_per_thread, (long long)c->ctas_per_output,
+                     (long long)c->shared_memory_bytes, (long long)c->staging_bytes, (long long)c->semaphore_bytes);
+    return n;
+}

@@ -1,0 +1,76 @@
+/* The launch plan of one CUDA reduction kernel, computed by host C from an iterator and the
+ * device's properties, so that CI (no GPU) tests it and explain prints it. The kernel receives
+ * it by value. The algorithm follows PyTorch's setReduceConfig (pytorch-internals.md §10.4);
+ * where ours differs on purpose, the comment at the difference says why. */
+#ifndef TENSOR_REDUCE_CONFIG_H
+#define TENSOR_REDUCE_CONFIG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "iterator/iterator.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* What the plan needs to know about the GPU. */
+typedef struct tensor_cuda_props {
+    int num_sms;            /* 132 on an H100 SXM */
+    int max_threads_per_sm; /* 2048 on Hopper */
+    int warp_size;          /* 32 */
+} tensor_cuda_props;
+
+/* The kernel's element types and unrolling, chosen per functor and dtype. */
+typedef struct tensor_reduce_kernel_traits {
+    int input_size;     /* bytes of one input element */
+    int acc_size;       /* bytes of one accumulator (float for half inputs, a struct for Welford) */
+    int vt0;            /* independent accumulators per thread (loads in flight) */
+    int input_vec_size; /* elements per vector load when vectorising along the input */
+    int max_output_vec; /* largest vector along outputs (4 as PyTorch; 16-byte loads need 16/input_size) */
+    int max_threads;    /* threads per block before dividing by output_vec_size (512) */
+} tensor_reduce_kernel_traits;
+
+enum { TENSOR_REDUCE_BLOCK_X = 0, TENSOR_REDUCE_BLOCK_Y = 1, TENSOR_REDUCE_CTA = 2 };
+
+typedef struct tensor_reduce_config {
+    int element_size_bytes;  /* acc_size */
+    int64_t num_inputs;      /* inputs folded into each output */
+    int64_t num_outputs;
+    int64_t step_input;      /* stride between a thread's consecutive input indices */
+    int64_t step_output;     /* outputs covered by one CTA (in output vectors) */
+    int64_t ctas_per_output; /* CTAs along grid.y sharing each output (global reduce when > 1) */
+    int64_t input_mult[3];   /* per (lane, warp, cta): multiplier into the input index, 0 = splits outputs */
+    int64_t output_mult[2];  /* per (lane, warp): multiplier into the output index, 0 = splits input */
+    int block_width;
+    int block_height;
+    int num_threads;
+    bool reduce_fastest;     /* the reduced dim is the fastest-moving one in memory */
+    bool vectorize_input;
+    int input_vec_size;
+    int output_vec_size;
+    int vt0;
+    int64_t grid[2];
+    int64_t values_per_thread;
+    int64_t shared_memory_bytes;
+    int64_t staging_bytes;   /* global-reduce partials (0 when ctas_per_output == 1) */
+    int64_t semaphore_bytes; /* one uint32 counter per output column of CTAs */
+} tensor_reduce_config;
+
+/* Plans a reduction iterator (built, reduction flag set, one input) for a device. Errors:
+ * NULL arguments, a non-reduction iterator, numel 0, bad traits. */
+tensor_status tensor_reduce_config_make(const tensor_iter_t *iter, const tensor_cuda_props *props,
+                                        const tensor_reduce_kernel_traits *traits, tensor_reduce_config *out);
+
+bool tensor_reduce_config_block_x_reduce(const tensor_reduce_config *c);
+bool tensor_reduce_config_block_y_reduce(const tensor_reduce_config *c);
+bool tensor_reduce_config_global_reduce(const tensor_reduce_config *c);
+
+/* A readable one-paragraph form for explain; snprintf contract. */
+int64_t tensor_reduce_config_format(const tensor_reduce_config *c, char *buf, size_t size);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

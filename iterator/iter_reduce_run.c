@@ -1,0 +1,192 @@
+/* The CPU reduction driver (tensor_iter_reduce_run): per-output accumulators, the reduced
+ * dims cut into shape-determined chunks, chunk partials folded in a fixed order, so the
+ * result does not depend on the thread count. See iterator.h for the contract. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "iterator/iter_impl.h"
+#include "runtime/error.h"
+#include "runtime/storage.h"
+
+#if TENSOR_HAVE_OPENMP
+#include <omp.h>
+#endif
+
+int64_t tensor_iter_reduce_num_chunks(const tensor_iter_t *iter, int *chunk_dim) {
+    if (chunk_dim) *chunk_dim = -1;
+    if (iter == NULL) return 1;
+    int r = tensor_iter_num_reduce_dims(iter);
+    int64_t reduced = 1;
+    for (int d = 0; d < r; d++) reduced *= iter->shape[d];
+    /* About a grain of reduced elements per chunk; only the shape decides. */
+    int64_t want = reduced / TENSOR_ITER_GRAIN_SIZE;
+    if (r == 0 || want < 2) return 1;
+    int dc = r - 1;
+    for (int d = r - 1; d >= 0; d--)
+        if (iter->shape[d] > iter->shape[dc]) dc = d;
+    int64_t chunks = want < iter->shape[dc] ? want : iter->shape[dc];
+    if (chunks < 2) return 1;
+    if (chunk_dim) *chunk_dim = dc;
+    return chunks;
+}
+
+typedef struct {
+    const tensor_iter_reduce_ops *ops;
+    int r;                          /* reduced dims */
+    int64_t start[TENSOR_MAX_DIMS]; /* where this task's view starts, in base_shape units */
+    int64_t scale[TENSOR_MAX_DIMS]; /* reduced linear index weight per dim */
+} reduce_task_ctx;
+
+static void call_reduce_loop(char **data, const int64_t *strides, int64_t size0, int64_t size1,
+                             const int64_t *counter, void *ctx) {
+    const reduce_task_ctx *t = ctx;
+    tensor_iter_reduce_pos pos = {0, 0, 0};
+    for (int d = 0; d < t->r; d++) pos.index0 += (counter[d] + t->start[d]) * t->scale[d];
+    if (t->r >= 1) pos.index_stride0 = t->scale[0];
+    if (t->r >= 2) pos.index_stride1 = t->scale[1];
+    t->ops->loop(data, strides, size0, size1, &pos, t->ops->ctx);
+}
+
+typedef struct {
+    const tensor_iter_reduce_ops *ops;
+} project_ctx;
+
+static void call_project(char **data, const int64_t *strides, int64_t size0, int64_t size1, const int64_t *counter,
+                         void *ctx) {
+    (void)counter;
+    const project_ctx *p = ctx;
+    p->ops->project(data, strides, size0, size1, p->ops->ctx);
+}
+
+static tensor_status check_args(const tensor_iter_t *iter, const tensor_iter_reduce_ops *ops, const char *func) {
+    TENSOR_CHECK_NOT_NULL(iter, func, "iter");
+    TENSOR_CHECK_NOT_NULL(ops, func, "ops");
+    if (ops->acc_size == 0 || ops->init == NULL || ops->loop == NULL || ops->project == NULL)
+        return tensor_error(TENSOR_ERR_INVALID_ARGUMENT,
+                            "%s: ops needs acc_size > 0, init, loop and project (%s)", func, iter->name);
+    if (iter->num_outputs < 1)
+        return tensor_error(TENSOR_ERR_INVALID_ARGUMENT, "%s: the iterator has no outputs (%s)", func, iter->name);
+    for (int a = 0; a < iter->num_operands; a++)
+        if (iter->operands[a].device.type != TENSOR_DEVICE_CPU)
+            return tensor_error(TENSOR_ERR_DEVICE, "%s: operand %d is not on the CPU (%s)", func, a, iter->name);
+    return TENSOR_OK;
+}
+
+tensor_status tensor_iter_reduce_run(const tensor_iter_t *iter, const tensor_iter_reduce_ops *ops) {
+    const char *func = "tensor_iter_reduce_run";
+    if (check_args(iter, ops, func) != TENSOR_OK) return tensor_last_status();
+    const int r = tensor_iter_num_reduce_dims(iter), ndim = iter->ndim, nout = iter->num_outputs;
+    const int nin = iter->num_operands - nout;
+    const int64_t acc = (int64_t)ops->acc_size;
+    int64_t nouts = 1;
+    for (int d = r; d < ndim; d++) nouts *= iter->shape[d];
+    if (nouts == 0) return TENSOR_OK;
+    int chunk_dim;
+    int64_t chunks = tensor_iter_reduce_num_chunks(iter, &chunk_dim);
+    if (chunks > 1 && ops->combine == NULL)
+        return tensor_error(TENSOR_ERR_INVALID_ARGUMENT, "%s: %lld chunks need ops->combine (%s)", func,
+                            (long long)chunks, iter->name);
+
+    /* Accumulators: one buffer of nouts per chunk, dense over the kept dims. */
+    int64_t buf_elems, buf_bytes;
+    if (__builtin_mul_overflow(chunks, nouts, &buf_elems) || __builtin_mul_overflow(buf_elems, acc, &buf_bytes))
+        return tensor_error(TENSOR_ERR_OVERFLOW, "%s: the accumulator buffer size overflows (%s)", func, iter->name);
+    char *buf = tensor_host_alloc((size_t)buf_bytes);
+    if (buf == NULL)
+        return tensor_error(TENSOR_ERR_OUT_OF_MEMORY, "%s: cannot allocate %lld bytes of accumulators (%s)", func,
+                            (long long)buf_bytes, iter->name);
+    ops->init(buf, buf_elems, ops->ctx);
+    int64_t acc_strides[TENSOR_MAX_DIMS] = {0};
+    int64_t running = acc;
+    for (int d = r; d < ndim; d++) {
+        acc_strides[d] = running;
+        running *= iter->shape[d];
+    }
+
+    /* The loop's view: accumulators first, then the inputs. */
+    iter_view base;
+    base.ndim = ndim;
+    base.nops = 1 + nin;
+    for (int d = 0; d < ndim; d++) base.shape[d] = iter->shape[d];
+    base.data[0] = buf;
+    memcpy(base.strides[0], acc_strides, sizeof acc_strides);
+    for (int i = 0; i < nin; i++) {
+        base.data[1 + i] = iter->operands[nout + i].data;
+        memcpy(base.strides[1 + i], iter->operands[nout + i].strides, sizeof(int64_t) * TENSOR_MAX_DIMS);
+    }
+    reduce_task_ctx proto;
+    memset(&proto, 0, sizeof proto);
+    proto.ops = ops;
+    proto.r = r;
+    int64_t scale = 1;
+    for (int d = 0; d < r; d++) {
+        proto.scale[d] = scale;
+        proto.start[d] = iter->view_offsets[d];
+        scale *= iter->base_shape[d];
+    }
+
+    /* Output groups only spread work over threads; the chunks fix the arithmetic. */
+    int64_t numel = tensor_iter_numel(iter);
+    int nthreads = iter_in_parallel() ? 1 : tensor_get_num_threads();
+    int64_t groups = 1;
+    int group_dim = -1;
+    if (nthreads > 1 && numel >= TENSOR_ITER_GRAIN_SIZE && chunks < nthreads) {
+        int64_t want = (nthreads + chunks - 1) / chunks;
+        group_dim = iter_find_split_dim(iter->shape, r, ndim, want);
+        if (group_dim >= 0) groups = iter->shape[group_dim] < want ? iter->shape[group_dim] : want;
+        if (groups < 1) groups = 1;
+    }
+    int64_t tasks = chunks * groups;
+#if TENSOR_HAVE_OPENMP
+#pragma omp parallel for schedule(dynamic, 1) num_threads(nthreads) if (nthreads > 1 && tasks > 1)
+#endif
+    for (int64_t t = 0; t < tasks; t++) {
+        int64_t c = t / groups, g = t % groups;
+        iter_view v = base;
+        reduce_task_ctx tc = proto;
+        v.data[0] = buf + c * nouts * acc;
+        if (chunks > 1) {
+            int64_t b0 = iter_part_begin(iter->shape[chunk_dim], chunks, c);
+            int64_t b1 = iter_part_begin(iter->shape[chunk_dim], chunks, c + 1);
+            iter_view_narrow(&v, chunk_dim, b0, b1 - b0);
+            tc.start[chunk_dim] += b0;
+        }
+        if (groups > 1) {
+            int64_t b0 = iter_part_begin(iter->shape[group_dim], groups, g);
+            int64_t b1 = iter_part_begin(iter->shape[group_dim], groups, g + 1);
+            iter_view_narrow(&v, group_dim, b0, b1 - b0);
+        }
+        iter_view_run(&v, 0, iter_view_numel(&v), call_reduce_loop, &tc);
+    }
+
+    /* Fold the chunks left to right: element k of chunk 0 absorbs chunk 1, 2, ... */
+    if (chunks > 1) {
+        int64_t parts = nthreads > 1 && nouts >= 64 ? (nouts < nthreads ? nouts : nthreads) : 1;
+#if TENSOR_HAVE_OPENMP
+#pragma omp parallel for schedule(static) num_threads(nthreads) if (parts > 1)
+#endif
+        for (int64_t p = 0; p < parts; p++) {
+            int64_t lo = iter_part_begin(nouts, parts, p), hi = iter_part_begin(nouts, parts, p + 1);
+            for (int64_t c = 1; c < chunks && hi > lo; c++)
+                ops->combine(buf + lo * acc, buf + (c * nouts + lo) * acc, hi - lo, ops->ctx);
+        }
+    }
+
+    /* Project over the kept dims: outputs, then the (folded) accumulators. */
+    iter_view pv;
+    pv.ndim = ndim - r;
+    pv.nops = nout + 1;
+    for (int k = 0; k < pv.ndim; k++) pv.shape[k] = iter->shape[r + k];
+    for (int a = 0; a < nout; a++) {
+        pv.data[a] = iter->operands[a].data;
+        memset(pv.strides[a], 0, sizeof pv.strides[a]);
+        for (int k = 0; k < pv.ndim; k++) pv.strides[a][k] = iter->operands[a].strides[r + k];
+    }
+    pv.data[nout] = buf;
+    memset(pv.strides[nout], 0, sizeof pv.strides[nout]);
+    for (int k = 0; k < pv.ndim; k++) pv.strides[nout][k] = acc_strides[r + k];
+    project_ctx pc = {ops};
+    iter_view_run_parallel(&pv, TENSOR_ITER_GRAIN_SIZE, call_project, &pc);
+    tensor_host_free(buf);
+    return TENSOR_OK;
+}

@@ -1,0 +1,84 @@
+/* var / std / var_mean / std_mean: Welford's online algorithm (stable: no sum of squares minus
+ * square of sums), with Chan et al.'s formula to combine two partials.
+ *
+ *   reduce:  n += 1; delta = x - mean; mean += delta / n; m2 += delta * (x - mean)
+ *   combine: n = na + nb; delta = mean_b - mean_a; mean = mean_a + delta * nb / n;
+ *            m2 = m2_a + m2_b + delta^2 * na * nb / n   (an empty side returns the other)
+ *   var  = m2 / max(0, n - correction)   (correction is a double, may be fractional or
+ *          negative; a zero divisor gives inf, or nan when m2 is 0); std = sqrt(var);
+ *   n == 0 gives nan for var, std and mean (PyTorch: empty var is nan even with correction 0).
+ *   An infinite or NaN element makes var nan and the mean what a plain mean gives (inf for
+ *   [inf, 1], nan for [inf, -inf]); Welford's update alone would turn that mean into nan.
+ *
+ * The count is an exact int64. Variants f32 (float16/bfloat16/float32/float8 inputs, as
+ * PyTorch's CUDA Welford) and f64. */
+#ifndef TENSOR_FUNCTOR_WELFORD_H
+#define TENSOR_FUNCTOR_WELFORD_H
+
+#include "ops/functors/common.h"
+
+#define TENSOR_WELFORD_FUNCTOR(SFX, T)                                                             \
+    typedef struct tensor_welford_##SFX {                                                          \
+        T mean;                                                                                    \
+        T m2;                                                                                      \
+        int64_t n;                                                                                 \
+    } tensor_welford_##SFX;                                                                        \
+    /* x - x is 0 for finite x, NaN for inf and NaN (portable isfinite, also in device code). */ \
+    TENSOR_INLINE bool tensor_welford_##SFX##_finite(T x) { return x - x == (T)0; }               \
+    TENSOR_INLINE tensor_welford_##SFX tensor_welford_##SFX##_identity(void) {                     \
+        tensor_welford_##SFX r;                                                                    \
+        r.mean = (T)0;                                                                             \
+        r.m2 = (T)0;                                                                               \
+        r.n = 0;                                                                                   \
+        return r;                                                                                  \
+    }                                                                                              \
+    TENSOR_INLINE tensor_welford_##SFX tensor_welford_##SFX##_reduce(tensor_welford_##SFX acc, T x, \
+                                                                    int64_t index) {               \
+        (void)index;                                                                               \
+        acc.n += 1;                                                                                \
+        if (!tensor_welford_##SFX##_finite(x) || !tensor_welford_##SFX##_finite(acc.mean)) {       \
+            /* inf or NaN: the mean is the plain sum's (inf + 1 = inf, inf - inf = NaN) and the   \
+             * variance is NaN; Welford's update would make the mean NaN too (inf - inf). */       \
+            acc.mean += x;                                                                         \
+            acc.m2 = tensor_fn_nan_##SFX();                                                        \
+            return acc;                                                                            \
+        }                                                                                          \
+        T delta = x - acc.mean;                                                                    \
+        acc.mean += delta / (T)acc.n;                                                              \
+        acc.m2 += delta * (x - acc.mean);                                                          \
+        return acc;                                                                                \
+    }                                                                                              \
+    TENSOR_INLINE tensor_welford_##SFX tensor_welford_##SFX##_combine(tensor_welford_##SFX a,      \
+                                                                     tensor_welford_##SFX b) {     \
+        if (a.n == 0) return b;                                                                    \
+        if (b.n == 0) return a;                                                                    \
+        tensor_welford_##SFX r;                                                                    \
+        r.n = a.n + b.n;                                                                           \
+        if (!tensor_welford_##SFX##_finite(a.mean) || !tensor_welford_##SFX##_finite(b.mean)) {    \
+            r.mean = a.mean + b.mean;                                                              \
+            r.m2 = tensor_fn_nan_##SFX();                                                          \
+            return r;                                                                              \
+        }                                                                                          \
+        T nb_over_n = (T)b.n / (T)r.n;                                                             \
+        T delta = b.mean - a.mean;                                                                 \
+        r.mean = a.mean + delta * nb_over_n;                                                       \
+        r.m2 = a.m2 + b.m2 + delta * delta * (T)a.n * nb_over_n;                                   \
+        return r;                                                                                  \
+    }                                                                                              \
+    /* var (take_sqrt false) or std (true). */                                                     \
+    TENSOR_INLINE T tensor_welford_##SFX##_project_var(tensor_welford_##SFX acc, double correction, \
+                                                      bool take_sqrt) {                            \
+        if (acc.n == 0) return tensor_fn_nan_##SFX();                                              \
+        double divisor = (double)acc.n - correction;                                               \
+        if (!(divisor > 0.0)) divisor = 0.0;                                                       \
+        T var = acc.m2 / (T)divisor;                                                               \
+        return take_sqrt ? tensor_fn_sqrt_##SFX(var) : var;                                        \
+    }                                                                                              \
+    TENSOR_INLINE T tensor_welford_##SFX##_project_mean(tensor_welford_##SFX acc) {                \
+        return acc.n == 0 ? tensor_fn_nan_##SFX() : acc.mean;                                      \
+    }
+
+TENSOR_WELFORD_FUNCTOR(f32, float)
+TENSOR_WELFORD_FUNCTOR(f64, double)
+
+#endif

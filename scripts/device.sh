@@ -1,0 +1,118 @@
+#!/usr/bin/env bash
+# Everything that needs the GPU, in one run on the device machine: build (Release, CUDA, sm_90),
+# every ctest test (the GPU ones for real), compute-sanitizer memcheck and racecheck over the
+# CUDA test executables, then bench/run_device.sh when it exists.
+#
+# The device machine has no package registry: run scripts/fetch-device-deps.sh here first, then
+# through the device tool, from the repository root:
+#     run(command="bash scripts/device.sh", carry=[".deps"])
+# Logs go to $OUT (the device tool brings back at most 8 files), a short summary to stdout.
+# Exit status: 0 when the build, ctest and both sanitizers passed, 1 otherwise.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+
+OUT=${OUT:-$PWD/build/device-out}
+BUILD=${BUILD_DIR:-build/device}
+JOBS=${JOBS:-16}
+mkdir -p "$OUT"
+SUMMARY=$OUT/summary.txt
+: >"$SUMMARY"
+say() { echo "$*" | tee -a "$SUMMARY"; }
+failed=0
+
+# ---- the machine ----
+{
+  date -u
+  nvidia-smi --query-gpu=name,driver_version,memory.total,compute_cap --format=csv,noheader 2>&1
+  nvcc --version 2>&1 | tail -2
+  cmake --version 2>&1 | head -1
+  command -v compute-sanitizer || echo "compute-sanitizer: not on PATH"
+  uname -r
+} >"$OUT/env.txt" 2>&1
+say "device: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -1)"
+
+# ---- CMocka: the system's if there is one, else the carried Debian packages ----
+cmocka_args=()
+if [ ! -f /usr/include/cmocka.h ]; then
+  prefix=/tmp/cmocka
+  debs=(.deps/libcmocka*.deb)
+  if [ ! -f "${debs[0]}" ]; then
+    say "FAIL: no CMocka here and no .deps/libcmocka*.deb: run scripts/fetch-device-deps.sh and carry .deps"
+    exit 1
+  fi
+  for f in "${debs[@]}"; do dpkg -x "$f" "$prefix"; done
+  # tests/CMakeLists.txt looks under CMOCKA_ROOT when neither a CMake config nor pkg-config
+  # finds CMocka. Not CMAKE_PREFIX_PATH: pkg_check_modules would then read the packages'
+  # cmocka.pc, which says -I/usr/include, and the build would look for cmocka.h there.
+  cmocka_args=(-DCMOCKA_ROOT="$prefix/usr")
+fi
+
+# ---- build ----
+t0=$(date +%s)
+if cmake -S . -B "$BUILD" -DCMAKE_BUILD_TYPE=Release -DTENSOR_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 \
+     -DTENSOR_WERROR=ON "${cmocka_args[@]}" >"$OUT/build.log" 2>&1 &&
+   cmake --build "$BUILD" -j "$JOBS" >>"$OUT/build.log" 2>&1; then
+  say "build: OK ($(($(date +%s) - t0)) s)"
+else
+  say "build: FAILED (last lines of build.log follow)"
+  tail -40 "$OUT/build.log"
+  exit 1
+fi
+
+# ---- every test ----
+t0=$(date +%s)
+(cd "$BUILD" && ctest --output-on-failure --timeout 600) >"$OUT/ctest.log" 2>&1
+ctest_rc=$?
+say "ctest: rc=$ctest_rc ($(($(date +%s) - t0)) s): $(grep -E 'tests passed|tests failed' "$OUT/ctest.log" | tail -1)"
+grep -E '^ *[0-9]+/[0-9]+ Test' "$OUT/ctest.log" | sed 's/^/  /' | tee -a "$SUMMARY"
+[ "$ctest_rc" -eq 0 ] || failed=1
+
+# ---- compute-sanitizer over the CUDA test executables ----
+# memcheck with --leak-check full: the caching allocator keeps segments until empty_cache, and
+# the CUDA tests end with one, so a reported leak is a real one. The tests' planted failures
+# (a 1 PiB cudaMalloc) appear as API-error notes ("Program hit cudaErrorMemoryAllocation");
+# they are listed apart from memory errors below.
+sanitize() { # tool, extra args...
+  local tool=$1; shift
+  local log=$OUT/$tool.log
+  : >"$log"
+  for exe in "$BUILD"/tests/test_cuda "$BUILD"/tests/test_cuda_*; do
+    [ -x "$exe" ] || continue
+    # Host-only planning tests make no CUDA calls: nothing to check.
+    case "$exe" in *test_cuda_host) continue ;; esac
+    local one=$OUT/.one.log
+    t0=$(date +%s)
+    "$SANITIZER" --tool "$tool" "$@" "$exe" >"$one" 2>&1
+    local rc=$?
+    { echo "==== $tool: $exe (rc=$rc)"; cat "$one"; } >>"$log"
+    local errs api
+    errs=$(grep -oE 'ERROR SUMMARY: [0-9]+' "$one" | tail -1 | grep -oE '[0-9]+$')
+    api=$(grep -c 'Program hit' "$one")
+    say "$tool $(basename "$exe"): rc=$rc ($(($(date +%s) - t0)) s), ERROR SUMMARY: ${errs:-?} errors, of which API-error notes: $api"
+    grep 'Program hit' "$one" | sed 's/^=* *//; s/ *$//' | sort | uniq -c | sed 's/^/    /' | tee -a "$SUMMARY"
+    # Anything beyond the planted API errors is a finding.
+    if [ "$rc" -ne 0 ] || [ -z "$errs" ] || [ "$errs" -gt "$api" ]; then failed=1; fi
+    rm -f "$one"
+  done
+}
+SANITIZER=$(command -v compute-sanitizer || ls /usr/local/cuda/bin/compute-sanitizer /usr/local/cuda/compute-sanitizer/compute-sanitizer 2>/dev/null | head -1)
+if [ -n "$SANITIZER" ]; then
+  sanitize memcheck --leak-check full
+  sanitize racecheck --racecheck-report analysis
+else
+  say "compute-sanitizer: not found"
+  failed=1
+fi
+
+# ---- benchmarks, when they exist ----
+if [ -f bench/run_device.sh ]; then
+  t0=$(date +%s)
+  BUILD_DIR=$BUILD bash bench/run_device.sh >"$OUT/bench.log" 2>&1
+  say "bench: rc=$? ($(($(date +%s) - t0)) s), log bench.log"
+  tail -30 "$OUT/bench.log"
+else
+  say "bench: bench/run_device.sh absent, skipped"
+fi
+
+say "overall: $([ $failed -eq 0 ] && echo PASS || echo FAIL)"
+exit $failed

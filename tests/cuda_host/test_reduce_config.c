@@ -1,0 +1,199 @@
+/* The CUDA reduction launch plan, computed on the host: reproduces PyTorch's setReduceConfig
+ * numbers for a 132-SM, 2048-threads-per-SM device (seed 000; pytorch-internals.md §10.5). */
+#include <string.h>
+
+#include "test_main.h"
+#include "cuda/reduce_config.h"
+
+static const tensor_cuda_props h100 = {132, 2048, 32};
+static const tensor_reduce_kernel_traits f32_sum = {4, 4, 4, 4, 4, 512};
+
+typedef struct {
+    tensor_t *in;
+    tensor_iter_t *iter;
+    tensor_reduce_config c;
+} planned;
+
+/* Plans sum(in, dims) for a float32 input of `shape` viewed without allocating its data. */
+static void plan(planned *p, int ndim, const int64_t *shape, const int *dims, int ndims,
+                 const tensor_reduce_kernel_traits *tr) {
+    /* The data pointer only feeds alignment checks: a fake, 256-byte aligned address suffices,
+     * so multi-GB shapes cost nothing. */
+    p->in = tensor_from_blob((void *)(uintptr_t)0x100000, ndim, shape, NULL, TENSOR_FLOAT32, tensor_cpu(), NULL,
+                             NULL);
+    assert_non_null(p->in);
+    int64_t out_shape[TENSOR_MAX_DIMS];
+    for (int d = 0; d < ndim; d++) out_shape[d] = shape[d];
+    for (int i = 0; i < ndims; i++) out_shape[dims[i]] = 1;
+    tensor_t *out = tensor_from_blob((void *)(uintptr_t)0x200000, ndim, out_shape, NULL, TENSOR_FLOAT32, tensor_cpu(),
+                                     NULL, NULL);
+    assert_non_null(out);
+    p->iter = tensor_iter_reduce_new("plan", out, p->in, dims, ndims, true, TENSOR_FLOAT32);
+    tensor_release(out);
+    assert_non_null(p->iter);
+    assert_int_equal(tensor_reduce_config_make(p->iter, &h100, tr, &p->c), TENSOR_OK);
+}
+
+static void unplan(planned *p) {
+    tensor_iter_free(p->iter);
+    tensor_release(p->in);
+}
+
+static void test_seed_16x128x64x128_dim1(void **state) {
+    (void)state;
+    planned p;
+    int64_t shape[4] = {16, 128, 64, 128};
+    int dim = 1;
+    plan(&p, 4, shape, &dim, 1, &f32_sum);
+    const tensor_reduce_config *c = &p.c;
+    assert_int_equal(c->block_width, 32);
+    assert_int_equal(c->block_height, 4);
+    assert_int_equal(c->grid[0], 1024);
+    assert_int_equal(c->grid[1], 1);
+    assert_int_equal(c->output_vec_size, 4);
+    assert_false(c->vectorize_input);
+    assert_int_equal(c->input_mult[0], 0);
+    assert_int_equal(c->input_mult[1], 1);
+    assert_int_equal(c->input_mult[2], 0);
+    assert_int_equal(c->output_mult[0], 1);
+    assert_int_equal(c->output_mult[1], 0);
+    assert_int_equal(c->step_input, 4);
+    assert_int_equal(c->step_output, 32);
+    assert_int_equal(c->ctas_per_output, 1);
+    assert_int_equal(c->num_outputs, 131072);
+    assert_int_equal(c->num_inputs, 128);
+    assert_int_equal(c->values_per_thread, 32);
+    assert_int_equal(c->shared_memory_bytes, 2048);
+    assert_int_equal(c->staging_bytes, 0);
+    unplan(&p);
+}
+
+/* Seed 000's gdb dump: num_inputs 32, num_outputs 65536, step_input 1, step_output 128,
+ * input_mult {0,0,0}, output_mult {1,32}, block {32,4}, grid {128,1}, output_vec_size 4. */
+static void test_seed_8x32x64x128_dim1(void **state) {
+    (void)state;
+    planned p;
+    int64_t shape[4] = {8, 32, 64, 128};
+    int dim = 1;
+    plan(&p, 4, shape, &dim, 1, &f32_sum);
+    const tensor_reduce_config *c = &p.c;
+    assert_int_equal(c->num_inputs, 32);
+    assert_int_equal(c->num_outputs, 65536);
+    assert_int_equal(c->step_input, 1);
+    assert_int_equal(c->step_output, 128);
+    assert_int_equal(c->input_mult[0], 0);
+    assert_int_equal(c->input_mult[1], 0);
+    assert_int_equal(c->input_mult[2], 0);
+    assert_int_equal(c->output_mult[0], 1);
+    assert_int_equal(c->output_mult[1], 32);
+    assert_int_equal(c->block_width, 32);
+    assert_int_equal(c->block_height, 4);
+    assert_int_equal(c->num_threads, 128);
+    assert_int_equal(c->grid[0], 128);
+    assert_int_equal(c->grid[1], 1);
+    assert_int_equal(c->output_vec_size, 4);
+    assert_false(c->vectorize_input);
+    assert_int_equal(c->shared_memory_bytes, 0);
+    unplan(&p);
+}
+
+/* Full sum of 2^24 floats: input-vectorised, 512 lanes, 528 CTAs through the global reduce. */
+static void test_full_sum_2p24(void **state) {
+    (void)state;
+    planned p;
+    int64_t shape[1] = {1 << 24};
+    int dim = 0;
+    plan(&p, 1, shape, &dim, 1, &f32_sum);
+    const tensor_reduce_config *c = &p.c;
+    assert_true(c->vectorize_input);
+    assert_int_equal(c->block_width, 512);
+    assert_int_equal(c->block_height, 1);
+    assert_int_equal(c->grid[0], 1);
+    assert_int_equal(c->grid[1], 528);
+    assert_int_equal(c->ctas_per_output, 528);
+    assert_int_equal(c->values_per_thread, 63);
+    assert_true(tensor_reduce_config_global_reduce(c));
+    assert_int_equal(c->staging_bytes, 2112);
+    assert_int_equal(c->semaphore_bytes, 4);
+    unplan(&p);
+}
+
+/* Row sums of 4096x4096: a warp per row, input-vectorised (case B). */
+static void test_row_sums(void **state) {
+    (void)state;
+    planned p;
+    int64_t shape[2] = {4096, 4096};
+    int dim = 1;
+    plan(&p, 2, shape, &dim, 1, &f32_sum);
+    assert_true(p.c.vectorize_input);
+    assert_int_equal(p.c.block_width, 32);
+    assert_int_equal(p.c.block_height, 16);
+    assert_int_equal(p.c.grid[0], 256);
+    assert_int_equal(p.c.values_per_thread, 128);
+    assert_int_equal(p.c.shared_memory_bytes, 0);
+    unplan(&p);
+}
+
+/* Column sums of 4096x4096: outputs on lanes, warps and 64 CTAs split the column (case C); our
+ * staging buffer is what the kernel addresses (32 x 64 CTAs x 32 lanes x 4 vector x 4 B). */
+static void test_column_sums(void **state) {
+    (void)state;
+    planned p;
+    int64_t shape[2] = {4096, 4096};
+    int dim = 0;
+    plan(&p, 2, shape, &dim, 1, &f32_sum);
+    assert_int_equal(p.c.output_vec_size, 4);
+    assert_int_equal(p.c.block_width, 32);
+    assert_int_equal(p.c.block_height, 4);
+    assert_int_equal(p.c.grid[0], 32);
+    assert_int_equal(p.c.grid[1], 64);
+    assert_int_equal(p.c.values_per_thread, 16);
+    assert_int_equal(p.c.staging_bytes, 32 * 64 * 32 * 4 * 4);
+    unplan(&p);
+}
+
+/* Rows of exactly 128 floats are not input-vectorised (128 is not > 128), as in PyTorch. */
+static void test_rows_of_128(void **state) {
+    (void)state;
+    planned p;
+    int64_t shape[2] = {1 << 20, 128};
+    int dim = 1;
+    plan(&p, 2, shape, &dim, 1, &f32_sum);
+    assert_false(p.c.vectorize_input);
+    assert_int_equal(p.c.block_width, 32);
+    assert_int_equal(p.c.block_height, 16);
+    assert_int_equal(p.c.grid[0], 65536);
+    unplan(&p);
+}
+
+static void test_format_and_errors(void **state) {
+    (void)state;
+    planned p;
+    int64_t shape[2] = {64, 64};
+    int dim = 1;
+    plan(&p, 2, shape, &dim, 1, &f32_sum);
+    char buf[512];
+    int64_t n = tensor_reduce_config_format(&p.c, buf, sizeof buf);
+    assert_true(n > 0 && n < (int64_t)sizeof buf);
+    assert_non_null(strstr(buf, "block {"));
+    tensor_reduce_config c;
+    assert_int_equal(tensor_reduce_config_make(NULL, &h100, &f32_sum, &c), TENSOR_ERR_INVALID_ARGUMENT);
+    assert_error(TENSOR_ERR_INVALID_ARGUMENT, "tensor_reduce_config_make: argument 'iter' is NULL");
+    tensor_reduce_kernel_traits bad = f32_sum;
+    bad.vt0 = 0;
+    assert_int_equal(tensor_reduce_config_make(p.iter, &h100, &bad, &c), TENSOR_ERR_INVALID_ARGUMENT);
+    assert_error(TENSOR_ERR_INVALID_ARGUMENT, "traits");
+    unplan(&p);
+}
+
+static const struct CMUnitTest tests[] = {
+    cmocka_unit_test(test_seed_16x128x64x128_dim1),
+    cmocka_unit_test(test_seed_8x32x64x128_dim1),
+    cmocka_unit_test(test_full_sum_2p24),
+    cmocka_unit_test(test_row_sums),
+    cmocka_unit_test(test_column_sums),
+    cmocka_unit_test(test_rows_of_128),
+    cmocka_unit_test(test_format_and_errors),
+};
+
+TENSOR_TEST_GROUP(reduce_config, tests, NULL, NULL)
