@@ -171,7 +171,7 @@ tensor_status cpu_run_by_input(const tensor_iter_t *iter, const tensor_kernel_pa
  *     combine must be associative and commutative up to index tie-breaks); shorter runs
  *     fold in order;
  *   - dim 0 kept (nothing reduced in this block): one element per accumulator. */
-#define CPU_DEFINE_REDUCE_LOOP(NAME, ACC_T, VAL_T, ID, RED, COMB)                                            \
+#define CPU_DEFINE_REDUCE_LOOP(NAME, ACC_T, VAL_T, ID, RED, COMB)                                   \
     static void NAME(char **data, const int64_t *strides, int64_t size0, int64_t size1,            \
                      const tensor_iter_reduce_pos *pos, void *vctx) {                              \
         const cpu_reduce_ctx *ctx = (const cpu_reduce_ctx *)vctx;                                  \
@@ -203,7 +203,7 @@ tensor_status cpu_run_by_input(const tensor_iter_t *iter, const tensor_kernel_pa
             char *ab = data[0] + j * as1;                                                          \
             const int64_t base = pos->index0 + j * x1;                                             \
             if (as0 == 0 && size0 >= CPU_LANES_MIN) {                                              \
-                /* CPU_LANES independent accumulators (element i of the run goes to lane i % 4),  \
+                /* Four independent accumulators (element i of the run goes to lane i % 4),       \
                  * combined at the end of the run and then into the stored accumulator, which    \
                  * holds the earlier elements: no chain of dependent reduce() calls. */           \
                 ACC_T l0 = ID(ctx), l1 = ID(ctx), l2 = ID(ctx), l3 = ID(ctx);                      \

@@ -2,7 +2,7 @@
  * nansum.h, mean.h) with fast, accurate paths.
  *
  * Floating sums (float16/bfloat16/float32/float8 accumulate in float32, float64 in double)
- * keep a compensated accumulator {s, c} per output: every partial (a block of up to 512
+ * keep a compensated accumulator {s, c} per output: every partial (a block of up to 2048
  * elements summed in 32 lanes, or a group of 16 rows of an outer reduction) is folded into it
  * with TwoSum, and the driver's chunk partials are combined the same way. The result is
  * s + c rounded once to the output dtype: within about an ulp of the correctly rounded sum,
@@ -24,7 +24,6 @@
 #include "ops/functors/mean.h"
 #include "ops/functors/nansum.h"
 #include "ops/functors/sum.h"
-#include "runtime/dtype_convert.h"
 #include "runtime/error.h"
 
 /* ---- compensated accumulators ---- */
@@ -192,7 +191,8 @@ static inline float ld_bf16(uint16_t v) { return cpu_bf16_to_f32(v); }
 #define SUMT_NANSKIP 1
 #include "cpu/sum_tmpl.h"
 
-/* The block lengths of the instances above (tile paths use the same anchoring). */
+/* The block and group lengths of cpu/sum_tmpl.h, for the tile paths (the same anchoring, so
+ * a strided run is cut where a contiguous one would be). */
 #define BLOCK_F32 (64 * 32)
 #define BLOCK_F64 (64 * 16)
 #define GROUP_ROWS 16

@@ -13,7 +13,7 @@
 
 static tensor_status raw_alloc(void *ctx, int device, size_t nbytes, void **ptr, const char *func) {
     (void)ctx;
-    int saved;
+    int saved = -1;
     if (tensor_cuda_device_enter(device, &saved, func) != TENSOR_OK) return tensor_last_status();
     cudaError_t err = cudaMalloc(ptr, nbytes);
     tensor_status st = TENSOR_OK;
@@ -33,7 +33,7 @@ static tensor_status raw_free(void *ctx, int device, void *ptr, size_t nbytes) {
     (void)ctx;
     (void)nbytes;
     const char *func = "tensor_cuda_empty_cache: cudaFree";
-    int saved;
+    int saved = -1;
     if (tensor_cuda_device_enter(device, &saved, func) != TENSOR_OK) return tensor_last_status();
     tensor_status st = tensor_cuda_error(cudaFree(ptr), func);
     tensor_cuda_device_restore(saved);
@@ -43,7 +43,7 @@ static tensor_status raw_free(void *ctx, int device, void *ptr, size_t nbytes) {
 static tensor_status synchronize(void *ctx, int device) {
     (void)ctx;
     const char *func = "tensor_cuda_empty_cache: cudaDeviceSynchronize";
-    int saved;
+    int saved = -1;
     if (tensor_cuda_device_enter(device, &saved, func) != TENSOR_OK) return tensor_last_status();
     tensor_status st = tensor_cuda_error(cudaDeviceSynchronize(), func);
     tensor_cuda_device_restore(saved);

@@ -59,6 +59,7 @@ static tensor_status check_index(int device, const char *func) {
 }
 
 tensor_status tensor_cuda_device_enter(int device, int *saved, const char *func) {
+    *saved = -1; /* "nothing to restore" on every failure path */
     int cur = -1;
     cudaError_t err = cudaGetDevice(&cur);
     if (err != cudaSuccess) return tensor_cuda_error(err, func);
@@ -124,7 +125,7 @@ tensor_status tensor_cuda_memcpy(void *dst, tensor_device dst_device, const void
     enum cudaMemcpyKind kind = dst_cuda && src_cuda ? cudaMemcpyDeviceToDevice
                                : dst_cuda           ? cudaMemcpyHostToDevice
                                                     : cudaMemcpyDeviceToHost;
-    int saved;
+    int saved = -1;
     if (tensor_cuda_device_enter(device, &saved, func) != TENSOR_OK) return tensor_last_status();
     /* On the device's current stream, so the copy is ordered after the kernels that wrote the
      * source. A copy that touches host memory waits: the caller may read or free its buffer

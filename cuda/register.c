@@ -1,6 +1,13 @@
-/* CUDA kernels register here when the table initialises. The reduction engine (issue 5) and the
- * elementwise engine (issue 6) have not landed yet, so no slot is filled: every op on a CUDA
- * tensor answers "<op> is not implemented for CUDA" until they do. */
+/* CUDA kernels register here when the table initialises. The reduction engine
+ * (cuda/reduce_kernel.cuh, cuda/reduce_ops.cu) fills the slots below; every other op on a CUDA
+ * tensor answers "<op> is not implemented for CUDA" until its kernel lands. */
+#include "cuda/reduce_ops.h"
 #include "ops/dispatch.h"
 
-void tensor_cuda_register_kernels(void) {}
+void tensor_cuda_register_kernels(void) {
+    tensor_dispatch_register(TENSOR_OP_SUM, TENSOR_DEVICE_CUDA, tensor_cuda_sum_kernel);
+    tensor_dispatch_register(TENSOR_OP_NANSUM, TENSOR_DEVICE_CUDA, tensor_cuda_nansum_kernel);
+    tensor_dispatch_register(TENSOR_OP_PROD, TENSOR_DEVICE_CUDA, tensor_cuda_prod_kernel);
+    tensor_dispatch_register(TENSOR_OP_AMAX, TENSOR_DEVICE_CUDA, tensor_cuda_amax_kernel);
+    tensor_dispatch_register(TENSOR_OP_AMIN, TENSOR_DEVICE_CUDA, tensor_cuda_amin_kernel);
+}

@@ -163,7 +163,8 @@ static inline tensor_status tensor_offset_calc_make(int ndim, const int64_t *sha
     tensor_status st = tensor_offset_calc_check_(func, ndim, shape, nargs, byte_strides, UINT32_MAX,
                                                  (uint64_t)UINT32_MAX + 1, "32 bits");
     if (st != TENSOR_OK) return st;
-    for (int d = 0; d < ndim; d++) {
+    /* The bound repeats check_()'s so the compiler can see the arrays are never overrun. */
+    for (int d = 0; d < ndim && d < TENSOR_OFFSET_CALC_MAX_DIMS; d++) {
         /* 1 for an empty dim: the divider is exact there and the digit is always 0. */
         uint32_t size = shape[d] == 0 ? 1u : (uint32_t)shape[d];
         out->sizes[d] = tensor_int_divider_make(size);
@@ -204,7 +205,8 @@ static inline tensor_status tensor_offset_calc_make64(int ndim, const int64_t *s
     tensor_status st = tensor_offset_calc_check_(func, ndim, shape, nargs, byte_strides, (uint64_t)INT64_MAX,
                                                  (uint64_t)INT64_MAX, "63 bits");
     if (st != TENSOR_OK) return st;
-    for (int d = 0; d < ndim; d++) {
+    /* The bound repeats check_()'s so the compiler can see the arrays are never overrun. */
+    for (int d = 0; d < ndim && d < TENSOR_OFFSET_CALC_MAX_DIMS; d++) {
         /* 1 for an empty dim: get64 divides by it, and x / 0 traps. */
         int64_t size = shape[d] == 0 ? 1 : shape[d];
         out->sizes[d] = size;

@@ -377,8 +377,14 @@ static tensor_t *allany(const reduce_desc *d, const tensor_t *t, const int *dims
     if (check_input(t, d->func)) return NULL;
     tensor_dtype odt = t->dtype == TENSOR_UINT8 ? TENSOR_UINT8 : TENSOR_BOOL;
     if (dims != NULL && ndims == 0) {
-        /* PyTorch: an explicit empty dim list reduces nothing; the input comes back as bool. */
-        return tensor_to_dtype(t, odt);
+        /* PyTorch: an explicit empty dim list reduces nothing; each element becomes x != 0, as
+         * bool (uint8 0/1 for uint8 input), in a new tensor (never the input itself). */
+        if (t->dtype == TENSOR_BOOL) return tensor_clone(t);
+        tensor_t *b = tensor_to_dtype(t, TENSOR_BOOL);
+        if (b == NULL || odt == TENSOR_BOOL) return b;
+        tensor_t *r = tensor_to_dtype(b, odt);
+        tensor_release(b);
+        return r;
     }
     return reduce_single(d, t, dims, ndims, keepdim, odt, &no_params);
 }

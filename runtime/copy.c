@@ -53,9 +53,25 @@ tensor_status tensor_copy_cpu(tensor_t *dst, const tensor_t *src, const char *fu
 
 static tensor_status not_yet_strided_cuda(const char *func) {
     return tensor_error(TENSOR_ERR_NOT_IMPLEMENTED,
-                        "%s: strided or dtype-converting copies of CUDA tensors are not yet implemented "
-                        "(they arrive with the CUDA elementwise engine); make the tensor contiguous on the CPU first",
+                        "%s: strided or dtype-converting copies from CUDA to CUDA are not yet implemented "
+                        "(they arrive with the CUDA elementwise engine); copy to the CPU first",
                         func);
+}
+
+/* A CPU tensor with src's sizes and strides over a host copy of the device memory src spans
+ * (from its first to its last element): one download, then any layout or dtype work happens
+ * on the host. Expanded (stride 0) dims cost nothing, since the span covers each element once. */
+static tensor_t *download_span(const tensor_t *src, const char *func) {
+    int64_t extent = 1;
+    for (int d = 0; d < src->ndim; d++) extent += (src->sizes[d] - 1) * src->strides[d];
+    size_t esize = tensor_dtype_size(src->dtype);
+    tensor_storage *s = tensor_storage_new((size_t)extent * esize, tensor_cpu(), func);
+    if (s == NULL) return NULL;
+    tensor_status st = tensor_memcpy(s->data, tensor_cpu(), tensor_data(src), src->storage->device,
+                                     (size_t)extent * esize, func);
+    tensor_t *t = st == TENSOR_OK ? tensor_make(s, 0, src->ndim, src->sizes, src->strides, src->dtype, func) : NULL;
+    tensor_storage_release(s);
+    return t;
 }
 
 /* Copies src (any layout, any device) into a new contiguous tensor of dtype on device. */
@@ -81,10 +97,13 @@ tensor_t *tensor_copy_as(const tensor_t *src, tensor_dtype dtype, tensor_device 
                                (size_t)tensor_numel(src) * tensor_dtype_size(dtype), func);
             tensor_release(staged);
         }
-    } else if (dst_cpu && tensor_is_contiguous(src)) {
-        /* Contiguous download, then convert on the host. */
-        tensor_t *staged = tensor_copy_as(src, src->dtype, tensor_cpu(), func);
-        if (staged == NULL) st = tensor_last_status();
+    } else if (dst_cpu) {
+        /* Download what src spans, then gather and convert on the host. */
+        tensor_t *staged = tensor_numel(src) == 0 ? NULL : download_span(src, func);
+        if (tensor_numel(src) == 0)
+            st = TENSOR_OK;
+        else if (staged == NULL)
+            st = tensor_last_status();
         else {
             st = tensor_copy_cpu(out, staged, func);
             tensor_release(staged);
@@ -141,16 +160,24 @@ tensor_status tensor_to_buffer(const tensor_t *t, void *dst, size_t dst_bytes) {
     if (numel == 0) return TENSOR_OK;
     tensor_device dev = t->storage->device;
     if (tensor_is_contiguous(t)) return tensor_memcpy(dst, tensor_cpu(), tensor_data(t), dev, need, func);
-    if (dev.type != TENSOR_DEVICE_CPU) return not_yet_strided_cuda(func);
+    tensor_t *host_src = dev.type == TENSOR_DEVICE_CPU ? tensor_retain((tensor_t *)t) : download_span(t, func);
+    if (host_src == NULL) return tensor_last_status();
     /* A contiguous tensor over the caller's buffer receives the strided copy directly. */
     tensor_storage *s = tensor_storage_wrap(dst, need, tensor_cpu(), NULL, NULL, func);
-    if (s == NULL) return tensor_last_status();
+    if (s == NULL) {
+        tensor_release(host_src);
+        return tensor_last_status();
+    }
     int64_t strides[TENSOR_MAX_DIMS];
     tensor_contiguous_strides(t->ndim, t->sizes, strides);
     tensor_t *view = tensor_make(s, 0, t->ndim, t->sizes, strides, t->dtype, func);
     tensor_storage_release(s);
-    if (view == NULL) return tensor_last_status();
-    tensor_status st = tensor_copy_cpu(view, t, func);
+    if (view == NULL) {
+        tensor_release(host_src);
+        return tensor_last_status();
+    }
+    tensor_status st = tensor_copy_cpu(view, host_src, func);
     tensor_release(view);
+    tensor_release(host_src);
     return st;
 }

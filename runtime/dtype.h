@@ -77,7 +77,8 @@ TENSOR_API tensor_status tensor_result_type(const tensor_result_type_operand *op
 
 /* Scalar conversions, out of line (the inline forms are in runtime/dtype_convert.h).
  * float -> 16/8-bit: round to nearest even; NaN stays NaN; float16/bfloat16/e5m2 overflow to
- * +-Inf; e4m3fn has no Inf: overflow and Inf saturate... see dtype_convert.h for each rule. */
+ * +-Inf; e4m3fn has no Inf: beyond 464 (rounds past 448) and +-Inf give NaN, as c10 does (no
+ * saturation). See dtype_convert.h for each rule and the NaN bit patterns. */
 TENSOR_API float tensor_float16_to_float(uint16_t bits);
 TENSOR_API uint16_t tensor_float_to_float16(float value);
 TENSOR_API float tensor_bfloat16_to_float(uint16_t bits);
@@ -90,8 +91,10 @@ TENSOR_API uint8_t tensor_float_to_float8_e5m2(float value);
 /* Reads one element of `dtype` at `src` as double (ints exactly up to 2^53; bool 0/1). */
 TENSOR_API double tensor_dtype_load_double(tensor_dtype dtype, const void *src);
 /* Writes `value` as one element of `dtype` at `dst`, with PyTorch's cast rules: floats round
- * to nearest even, float -> int truncates toward zero (out-of-range is undefined in C, here it
- * wraps through int64), anything -> bool is value != 0. */
+ * to nearest even (narrow floats via float, as c10), float -> int truncates toward zero
+ * (out-of-range is undefined in C; here NaN and values outside int64 give INT64_MIN, as x86
+ * does, and narrower ints keep the low bits of the int64), anything -> bool is value != 0
+ * (NaN is true). An unknown dtype or NULL dst writes nothing. */
 TENSOR_API void tensor_dtype_store_double(tensor_dtype dtype, void *dst, double value);
 /* Exact int64 forms for integer dtypes (no rounding through double). */
 TENSOR_API int64_t tensor_dtype_load_int64(tensor_dtype dtype, const void *src);

@@ -88,7 +88,7 @@ int64_t tensor_size(const tensor_t *t, int dim) {
         tensor_error(TENSOR_ERR_INVALID_ARGUMENT, "tensor_size: argument 't' is NULL");
         return -1;
     }
-    int d;
+    int d = 0;
     if (tensor_wrap_dim(dim, t->ndim, false, &d, "tensor_size") != TENSOR_OK) return -1;
     return t->sizes[d];
 }
@@ -98,7 +98,7 @@ int64_t tensor_stride(const tensor_t *t, int dim) {
         tensor_error(TENSOR_ERR_INVALID_ARGUMENT, "tensor_stride: argument 't' is NULL");
         return -1;
     }
-    int d;
+    int d = 0;
     if (tensor_wrap_dim(dim, t->ndim, false, &d, "tensor_stride") != TENSOR_OK) return -1;
     return t->strides[d];
 }

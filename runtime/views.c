@@ -47,7 +47,7 @@ tensor_t *tensor_transpose(const tensor_t *t, int dim0, int dim1) {
 tensor_t *tensor_narrow(const tensor_t *t, int dim, int64_t start, int64_t length) {
     const char *func = "tensor_narrow";
     CHECK_T(t, func);
-    int d;
+    int d = 0;
     if (tensor_wrap_dim(dim, t->ndim, false, &d, func) != TENSOR_OK) return NULL;
     int64_t size = t->sizes[d];
     if (start < -size || start > size)
@@ -69,7 +69,7 @@ tensor_t *tensor_narrow(const tensor_t *t, int dim, int64_t start, int64_t lengt
 tensor_t *tensor_slice(const tensor_t *t, int dim, int64_t start, int64_t end, int64_t step) {
     const char *func = "tensor_slice";
     CHECK_T(t, func);
-    int d;
+    int d = 0;
     if (tensor_wrap_dim(dim, t->ndim, false, &d, func) != TENSOR_OK) return NULL;
     if (step <= 0)
         return tensor_error_null(TENSOR_ERR_INVALID_ARGUMENT, "%s: slice step must be positive, got %lld", func,
@@ -95,7 +95,7 @@ tensor_t *tensor_slice(const tensor_t *t, int dim, int64_t start, int64_t end, i
 tensor_t *tensor_select(const tensor_t *t, int dim, int64_t index) {
     const char *func = "tensor_select";
     CHECK_T(t, func);
-    int d;
+    int d = 0;
     if (tensor_wrap_dim(dim, t->ndim, false, &d, func) != TENSOR_OK) return NULL;
     int64_t size = t->sizes[d];
     if (index < -size || index >= size)
@@ -285,7 +285,7 @@ tensor_t *tensor_squeeze(const tensor_t *t) {
 tensor_t *tensor_squeeze_dim(const tensor_t *t, int dim) {
     const char *func = "tensor_squeeze_dim";
     CHECK_T(t, func);
-    int d;
+    int d = 0;
     if (tensor_wrap_dim(dim, t->ndim, true, &d, func) != TENSOR_OK) return NULL;
     if (t->ndim == 0 || t->sizes[d] != 1) return view_of(t, t->offset, t->ndim, t->sizes, t->strides, func);
     int64_t sizes[TENSOR_MAX_DIMS], strides[TENSOR_MAX_DIMS];
@@ -304,7 +304,7 @@ tensor_t *tensor_unsqueeze(const tensor_t *t, int dim) {
     if (t->ndim >= TENSOR_MAX_DIMS)
         return tensor_error_null(TENSOR_ERR_INVALID_ARGUMENT, "%s: result would have %d dims, more than TENSOR_MAX_DIMS (%d)",
                                  func, t->ndim + 1, TENSOR_MAX_DIMS);
-    int d;
+    int d = 0;
     if (tensor_wrap_dim(dim, t->ndim + 1, false, &d, func) != TENSOR_OK) return NULL;
     int64_t sizes[TENSOR_MAX_DIMS], strides[TENSOR_MAX_DIMS];
     int n = 0;

@@ -49,10 +49,13 @@ fi
 
 # ---- build ----
 t0=$(date +%s)
+# Warnings are not errors here: this machine's compiler is not CI's, and a new warning should
+# not cost the GPU run. They are counted and listed in the summary instead.
 if cmake -S . -B "$BUILD" -DCMAKE_BUILD_TYPE=Release -DTENSOR_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 \
-     -DTENSOR_WERROR=ON "${cmocka_args[@]}" >"$OUT/build.log" 2>&1 &&
+     -DTENSOR_WERROR=OFF "${cmocka_args[@]}" >"$OUT/build.log" 2>&1 &&
    cmake --build "$BUILD" -j "$JOBS" >>"$OUT/build.log" 2>&1; then
-  say "build: OK ($(($(date +%s) - t0)) s)"
+  say "build: OK ($(($(date +%s) - t0)) s), $(grep -c 'warning:' "$OUT/build.log") warning(s)"
+  grep 'warning:' "$OUT/build.log" | sort -u | head -10 | sed 's/^/  /' | tee -a "$SUMMARY"
 else
   say "build: FAILED (last lines of build.log follow)"
   tail -40 "$OUT/build.log"
@@ -70,7 +73,8 @@ grep -E '^ *[0-9]+/[0-9]+ Test' "$OUT/ctest.log" | sed 's/^/  /' | tee -a "$SUMM
 # ---- compute-sanitizer over the CUDA test executables ----
 # memcheck with --leak-check full: the caching allocator keeps segments until empty_cache, and
 # the CUDA tests end with one, so a reported leak is a real one. The tests' planted failures
-# (a 1 PiB cudaMalloc) appear as API-error notes ("Program hit cudaErrorMemoryAllocation");
+# (a 1 PiB cudaMalloc, and the cudaGetLastError that clears its error) appear as API-error
+# notes ("Program hit cudaErrorMemoryAllocation");
 # they are listed apart from memory errors below.
 sanitize() { # tool, extra args...
   local tool=$1; shift
@@ -82,13 +86,18 @@ sanitize() { # tool, extra args...
     case "$exe" in *test_cuda_host) continue ;; esac
     local one=$OUT/.one.log
     t0=$(date +%s)
-    "$SANITIZER" --tool "$tool" "$@" "$exe" >"$one" 2>&1
+    # TENSOR_TEST_QUICK: tests with long sweeps (test_cuda_reduce.c) run a subset here.
+    TENSOR_TEST_QUICK=1 "$SANITIZER" --tool "$tool" "$@" "$exe" >"$one" 2>&1
     local rc=$?
     { echo "==== $tool: $exe (rc=$rc)"; cat "$one"; } >>"$log"
     local errs api
-    errs=$(grep -oE 'ERROR SUMMARY: [0-9]+' "$one" | tail -1 | grep -oE '[0-9]+$')
+    # memcheck ends with "ERROR SUMMARY: N errors", racecheck with
+    # "RACECHECK SUMMARY: H hazards displayed (N errors, W warnings)".
+    local last
+    last=$(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$one" | tail -1 | sed 's/^=* *//')
+    errs=$(echo "$last" | grep -oE 'ERROR SUMMARY: [0-9]+|\([0-9]+ errors' | grep -oE '[0-9]+' | head -1)
     api=$(grep -c 'Program hit' "$one")
-    say "$tool $(basename "$exe"): rc=$rc ($(($(date +%s) - t0)) s), ERROR SUMMARY: ${errs:-?} errors, of which API-error notes: $api"
+    say "$tool $(basename "$exe"): rc=$rc ($(($(date +%s) - t0)) s): ${last:-no summary line}; API-error notes: $api"
     grep 'Program hit' "$one" | sed 's/^=* *//; s/ *$//' | sort | uniq -c | sed 's/^/    /' | tee -a "$SUMMARY"
     # Anything beyond the planted API errors is a finding.
     if [ "$rc" -ne 0 ] || [ -z "$errs" ] || [ "$errs" -gt "$api" ]; then failed=1; fi
@@ -112,6 +121,14 @@ if [ -f bench/run_device.sh ]; then
   tail -30 "$OUT/bench.log"
 else
   say "bench: bench/run_device.sh absent, skipped"
+fi
+
+# ---- CUDA reduction benchmark: ours vs torch.sum, same run (bench/cuda/run.sh) ----
+if [ -f bench/cuda/run.sh ]; then
+  t0=$(date +%s)
+  BUILD_DIR=$BUILD OUT=$OUT bash bench/cuda/run.sh "${BENCH_REPS:-30}" >"$OUT/bench_cuda.log" 2>&1
+  say "bench_cuda: rc=$? ($(($(date +%s) - t0)) s), table bench_cuda.md, log bench_cuda.log"
+  if [ -f "$OUT/bench_cuda.md" ]; then cat "$OUT/bench_cuda.md"; else tail -20 "$OUT/bench_cuda.log"; fi
 fi
 
 say "overall: $([ $failed -eq 0 ] && echo PASS || echo FAIL)"

@@ -90,8 +90,7 @@ static double ulps(float got, long double ref) {
 
 /* Sums all of a float32 tensor of n uniform values; returns the error in ulps against the
  * long double sum of the same float values. */
-static double sum_error_ulps(int64_t n, uint64_t seed, double *seconds_unused) {
-    (void)seconds_unused;
+static double sum_error_ulps(int64_t n, uint64_t seed) {
     tensor_t *x = tensor_rand(1, &n, seed, TENSOR_FLOAT32, tensor_cpu());
     assert_non_null(x);
     const float *v = tensor_data(x);
@@ -112,7 +111,7 @@ static void test_f32_sum_accuracy(void **state) {
      * of several chunks. A naive float loop is off by hundreds of ulps at 2^22. */
     const int64_t lens[] = {1, 31, 32, 33, 2047, 2049, 65536 + 17, 1 << 22};
     for (size_t i = 0; i < sizeof lens / sizeof lens[0]; i++) {
-        double e = sum_error_ulps(lens[i], 100 + i, NULL);
+        double e = sum_error_ulps(lens[i], 100 + i);
         if (getenv("TENSOR_TEST_VERBOSE")) print_message("      n=%lld: %.4f ulp\n", (long long)lens[i], e);
         if (e > 2.0) fail_msg("float32 sum of %lld uniform values: %.3f ulp from the exact sum", (long long)lens[i], e);
     }
@@ -125,7 +124,7 @@ static void test_f32_sum_1e8_accuracy(void **state) {
         print_message("      (skipped: set TENSOR_TEST_SLOW=1 for the 10^8-element sum)\n");
         return;
     }
-    double e = sum_error_ulps(100000000, 2024, NULL);
+    double e = sum_error_ulps(100000000, 2024);
     print_message("      float32 sum of 1e8 uniform values: %.4f ulp from the exact sum\n", e);
     assert_true(e <= 2.0);
 }

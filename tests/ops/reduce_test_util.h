@@ -45,9 +45,10 @@ typedef enum rt_kind {
     RT_WIDE = 1,    /* floats: uniform [-2, 2) (rounded to the dtype); ints: wide range of the dtype */
     RT_SPECIAL = 2, /* floats: small ints mixed with NaN, +-inf, -0.0; ints: dtype min/max, 0, +-1 */
     RT_PROD = 3,    /* products that neither overflow float32 nor lose bits: {-2,-1,-0.5,0.5,1,2,0} */
+    RT_PROD_WIDE = 4, /* floats: +-uniform [0.8, 1.25) (long products stay in range); ints: as RT_PROD */
     RT_NUM_KINDS
 } rt_kind;
-static const char *const rt_kind_names[] = {"small", "wide", "special", "prod"};
+static const char *const rt_kind_names[] = {"small", "wide", "special", "prod", "prod_wide"};
 
 static inline int64_t rt_int_min(tensor_dtype d) {
     switch (d) {
@@ -78,7 +79,12 @@ static inline void rt_gen_one(tensor_dtype d, rt_kind kind, uint64_t *s, void *d
         tensor_dtype_store_int64(d, dst, v);
         return;
     }
-    if (kind == RT_PROD) {
+    if (kind == RT_PROD_WIDE && rt_is_float(d)) {
+        double m = 0.8 + rt_uniform(s) * 0.45;
+        tensor_dtype_store_double(d, dst, rt_randint(s, 0, 1) ? m : -m);
+        return;
+    }
+    if (kind == RT_PROD || kind == RT_PROD_WIDE) {
         static const double fv[] = {-2, -1, -0.5, 0.5, 1, 1, 1, 2, -1, 1, 0.5, 2, 0};
         static const int64_t iv[] = {-2, -1, 1, 1, 1, 2, -1, 1, 1, 2, 0, 1, 1};
         int k = (int)rt_randint(s, 0, 12);

@@ -187,6 +187,70 @@ static void test_sum_dtype_casts_first(void **state) {
     tensor_release(x);
 }
 
+/* dtype= through every layout: the cast happens per element before the (wrapping) sum. */
+static void test_dtype_arg_layouts(void **state) {
+    (void)state;
+    struct {
+        tensor_dtype in, out;
+        rt_kind kind;
+    } cases[] = {
+        {TENSOR_UINT8, TENSOR_UINT8, RT_WIDE},    {TENSOR_INT8, TENSOR_INT8, RT_WIDE},
+        {TENSOR_INT32, TENSOR_INT16, RT_WIDE},    {TENSOR_INT16, TENSOR_INT32, RT_WIDE},
+        {TENSOR_FLOAT32, TENSOR_FLOAT64, RT_SMALL}, {TENSOR_FLOAT64, TENSOR_FLOAT32, RT_SMALL},
+        {TENSOR_INT32, TENSOR_FLOAT16, RT_SMALL}, {TENSOR_FLOAT16, TENSOR_FLOAT32, RT_SMALL},
+        {TENSOR_FLOAT32, TENSOR_INT32, RT_WIDE},  {TENSOR_BOOL, TENSOR_FLOAT32, RT_SMALL},
+    };
+    static const rt_layout layouts[] = {RT_CONTIG, RT_TRANSPOSED, RT_SLICED, RT_EXPANDED, RT_EXPANDED_INNER};
+    for (int ci = 0; ci < RT_NELEM(cases); ci++) {
+        for (int li = 0; li < RT_NELEM(layouts); li++) {
+            tensor_t *x = rt_make(layouts[li], 2, RT_I64(6, 37), cases[ci].in, cases[ci].kind, 100 + (uint64_t)ci);
+            /* the reference: cast each element to the out dtype, then sum (wrapping for ints) */
+            tensor_t *xc = tensor_to_dtype(x, cases[ci].out);
+            assert_non_null(xc);
+            bool out_int = rt_is_intlike(cases[ci].out);
+            int64_t *vi = out_int ? rt_read_i64(xc) : NULL;
+            double *vd = out_int ? NULL : rt_read_f64(xc);
+            for (int dim = 0; dim < 2; dim++) {
+                tensor_t *s = tensor_sum_dims(x, &dim, 1, false, cases[ci].out);
+                assert_non_null(s);
+                assert_int_equal(tensor_get_dtype(s), cases[ci].out);
+                int64_t n_out = dim == 0 ? 37 : 6, n_red = dim == 0 ? 6 : 37;
+                int64_t *gi = out_int ? rt_read_i64(s) : NULL;
+                double *gd = out_int ? NULL : rt_read_f64(s);
+                for (int64_t o = 0; o < n_out; o++) {
+                    uint64_t si = 0;
+                    long double sd = 0;
+                    for (int64_t k = 0; k < n_red; k++) {
+                        int64_t idx = dim == 0 ? k * 37 + o : o * 37 + k;
+                        if (out_int) si += (uint64_t)vi[idx];
+                        else sd += vd[idx];
+                    }
+                    if (out_int) {
+                        unsigned char buf[8];
+                        tensor_dtype_store_int64(cases[ci].out, buf, (int64_t)si); /* wrap to the dtype */
+                        int64_t want = tensor_dtype_load_int64(cases[ci].out, buf);
+                        if (gi[o] != want)
+                            fail_msg("sum(%s, dtype=%s) %s dim %d out[%lld] = %lld, want %lld",
+                                     tensor_dtype_name(cases[ci].in), tensor_dtype_name(cases[ci].out),
+                                     rt_layout_names[layouts[li]], dim, (long long)o, (long long)gi[o], (long long)want);
+                    } else if (gd[o] != rt_round_to(cases[ci].out, (double)sd)) {
+                        fail_msg("sum(%s, dtype=%s) %s dim %d out[%lld] = %.9g, want %.9g", tensor_dtype_name(cases[ci].in),
+                                 tensor_dtype_name(cases[ci].out), rt_layout_names[layouts[li]], dim, (long long)o, gd[o],
+                                 rt_round_to(cases[ci].out, (double)sd));
+                    }
+                }
+                free(gi);
+                free(gd);
+                tensor_release(s);
+            }
+            free(vi);
+            free(vd);
+            tensor_release(xc);
+            tensor_release(x);
+        }
+    }
+}
+
 static void test_mean_dtype_rules(void **state) {
     (void)state;
     tensor_t *xi = RT_VEC(TENSOR_INT64, 1, 2, 4);
@@ -860,6 +924,63 @@ static void test_ties_first_index(void **state) {
     tensor_release(x);
 }
 
+/* First index wins across the chunks threads work on: ties and NaNs far apart in a long row. */
+static void test_first_index_across_chunks(void **state) {
+    (void)state;
+    const int64_t n = 1 << 20;
+    tensor_dtype dts[] = {TENSOR_FLOAT32, TENSOR_FLOAT16, TENSOR_INT32};
+    for (int di = 0; di < RT_NELEM(dts); di++) {
+        tensor_t *x = tensor_zeros(1, &n, dts[di], tensor_cpu());
+        /* maxima 5 at 600001 and 800003; minima -5 at 300007 and 900011 */
+        unsigned char *p = tensor_data(x);
+        size_t es = tensor_dtype_size(dts[di]);
+        tensor_dtype_store_double(dts[di], p + 600001 * es, 5);
+        tensor_dtype_store_double(dts[di], p + 800003 * es, 5);
+        tensor_dtype_store_double(dts[di], p + 300007 * es, -5);
+        tensor_dtype_store_double(dts[di], p + 900011 * es, -5);
+        for (int threads = 1; threads <= 2; threads++) {
+            tensor_set_num_threads(threads);
+            tensor_t *a = tensor_argmax(x, NULL, false);
+            assert_int_equal(rt_item_i64(a), 600001);
+            tensor_release(a);
+            a = tensor_argmin(x, RT_INTS(0), false);
+            assert_int_equal(rt_item_i64(a), 300007);
+            tensor_release(a);
+            tensor_t *v = NULL, *ix = NULL;
+            assert_int_equal(tensor_max_dim(x, 0, false, &v, &ix), TENSOR_OK);
+            assert_int_equal(rt_item_i64(ix), 600001);
+            tensor_release(v);
+            tensor_release(ix);
+            assert_int_equal(tensor_min_dim(x, -1, true, &v, &ix), TENSOR_OK);
+            assert_int_equal(rt_item_i64(ix), 300007);
+            tensor_release(v);
+            tensor_release(ix);
+            if (rt_is_float(dts[di])) {
+                /* NaN at 700001 and 950000 beats every value, for argmax and argmin alike */
+                tensor_t *y = tensor_clone(x);
+                unsigned char *q = tensor_data(y);
+                tensor_dtype_store_double(dts[di], q + 700001 * es, NAN);
+                tensor_dtype_store_double(dts[di], q + 950000 * es, NAN);
+                a = tensor_argmax(y, NULL, false);
+                assert_int_equal(rt_item_i64(a), 700001);
+                tensor_release(a);
+                a = tensor_argmin(y, NULL, false);
+                assert_int_equal(rt_item_i64(a), 700001);
+                tensor_release(a);
+                a = tensor_amax(y, NULL, 0, false);
+                assert_true(isnan(rt_item(a)));
+                tensor_release(a);
+                a = tensor_amin(y, NULL, 0, false);
+                assert_true(isnan(rt_item(a)));
+                tensor_release(a);
+                tensor_release(y);
+            }
+        }
+        tensor_set_num_threads(0);
+        tensor_release(x);
+    }
+}
+
 static void test_signed_zero_and_infinities(void **state) {
     (void)state;
     for (int i = 0; i < RT_NELEM(rt_float_dtypes); i++) {
@@ -1155,6 +1276,7 @@ static const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_logsumexp_of_ints_is_float32),
     cmocka_unit_test(test_count_nonzero_argmax_int64),
     cmocka_unit_test(test_sum_dtype_casts_first),
+    cmocka_unit_test(test_dtype_arg_layouts),
     cmocka_unit_test(test_mean_dtype_rules),
     cmocka_unit_test(test_unsupported_dtype_errors),
     cmocka_unit_test(test_empty_identities),
@@ -1169,6 +1291,7 @@ static const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_keepdim_shapes),
     cmocka_unit_test(test_nan_first_index_wins),
     cmocka_unit_test(test_ties_first_index),
+    cmocka_unit_test(test_first_index_across_chunks),
     cmocka_unit_test(test_signed_zero_and_infinities),
     cmocka_unit_test(test_norm_without_scaling),
     cmocka_unit_test(test_integer_overflow),

@@ -8,6 +8,8 @@
  *
  * Each op is one CMocka test; a test reports up to a few mismatching cases in full, then fails
  * with the count, so that one bad kernel does not hide another. */
+#include <time.h>
+
 #include "reduce_test_util.h"
 
 typedef enum op_id {
@@ -39,6 +41,11 @@ static bool op_no_identity(const sweep_op *op) {
 
 /* §1.1: the result dtype for input dtype d (valid inputs only). */
 static tensor_dtype op_out_dtype(op_id id, tensor_dtype d) {
+    /* float8 (docs/api.md): computed in float32 and returned as float32, except the extremes */
+    bool f8 = d == TENSOR_FLOAT8_E4M3FN || d == TENSOR_FLOAT8_E5M2;
+    if (f8 && id != OP_AMAX && id != OP_AMIN && id != OP_MAX_DIM && id != OP_MIN_DIM && id != OP_ARGMAX &&
+        id != OP_ARGMIN && id != OP_COUNT_NONZERO && id != OP_ALL && id != OP_ANY)
+        return TENSOR_FLOAT32;
     switch (id) {
     case OP_SUM: case OP_SUM_OUT: case OP_NANSUM: case OP_PROD:
         return rt_is_float(d) ? d : TENSOR_INT64;
@@ -103,7 +110,7 @@ static ref_val ref_float(const sweep_op *op, const double *x, const int64_t *ix,
         long double p = 1;
         for (int64_t k = 0; k < N; k++) p *= x[ix[k]];
         r.d = (double)p;
-        r.tol = kind == RT_WIDE ? rtol * fabs(r.d) * (1 + (double)N / 64) : 0;
+        r.tol = kind == RT_PROD_WIDE ? rtol * fabs(r.d) * (1 + (double)N / 64) : 0;
         break;
     }
     case OP_AMAX: case OP_AMIN: case OP_MAX_DIM: case OP_MIN_DIM: case OP_ARGMAX: case OP_ARGMIN: {
@@ -160,7 +167,11 @@ static ref_val ref_float(const sweep_op *op, const double *x, const int64_t *ix,
             }
             r.d = (double)m;
         } else {
-            for (int64_t k = 0; k < N; k++) s += powl(fabsl((long double)x[ix[k]]), (long double)p);
+            /* double pow per term (long double powl is slow); the sum is long double */
+            for (int64_t k = 0; k < N; k++) {
+                double a = fabs(x[ix[k]]);
+                s += p == 1 ? a : p == 2 ? a * a : pow(a, p);
+            }
             r.d = (double)powl(s, 1.0L / (long double)p);
             r.tol = rtol * fabs(r.d) * 4;
         }
@@ -182,7 +193,7 @@ static ref_val ref_float(const sweep_op *op, const double *x, const int64_t *ix,
             r.d = (double)m; /* all -inf gives -inf; any +inf gives +inf */
             break;
         }
-        for (int64_t k = 0; k < N; k++) s += expl(x[ix[k]] - m);
+        for (int64_t k = 0; k < N; k++) s += exp(x[ix[k]] - (double)m);
         r.d = (double)(m + logl(s));
         r.tol = rtol * (fabs(r.d) + 1);
         break;
@@ -231,7 +242,7 @@ static ref_val ref_int(const sweep_op *op, const int64_t *x, const int64_t *ix, 
         long double m = (long double)x[ix[0]], s = 0;
         for (int64_t k = 1; k < N; k++)
             if ((long double)x[ix[k]] > m) m = (long double)x[ix[k]];
-        for (int64_t k = 0; k < N; k++) s += expl((long double)x[ix[k]] - m);
+        for (int64_t k = 0; k < N; k++) s += exp((double)((long double)x[ix[k]] - m));
         r.d = (double)(m + logl(s));
         r.tol = 1e-5 * (fabs(r.d) + 1);
         break;
@@ -264,6 +275,7 @@ static const dimspec dims2[] = {
     {0, {0}, true}, {0, {0}, false}, {1, {0}, false}, {1, {1}, false}, {1, {-2}, false}, {2, {0, 1}, false}, {2, {1, 0}, false},
 };
 static const dimspec dims1[] = {{0, {0}, true}, {0, {0}, false}, {1, {0}, false}, {1, {-1}, false}};
+static const dimspec dims_large[] = {{0, {0}, true}, {1, {0}, false}, {1, {1}, false}};
 
 typedef struct sweep_input {
     const tensor_t *t;
@@ -278,7 +290,9 @@ typedef struct sweep_input {
 
 typedef struct sweep_stats {
     int cases;
-    int failures;
+    int failures;   /* cases with at least one mismatch */
+    int reports;    /* mismatch lines printed */
+    int last_case;  /* the case the last failure was counted for */
 } sweep_stats;
 
 static void describe(char *buf, size_t n, const sweep_op *op, const sweep_input *in, const dimspec *ds,
@@ -301,8 +315,9 @@ static void describe(char *buf, size_t n, const sweep_op *op, const sweep_input 
 #define MAX_REPORTS 6
 
 static void report(sweep_stats *st, const char *what, const char *fmt, ...) {
-    st->failures++;
-    if (st->failures > MAX_REPORTS) return;
+    if (st->last_case != st->cases) st->failures++;
+    st->last_case = st->cases;
+    if (++st->reports > MAX_REPORTS) return;
     va_list ap;
     va_start(ap, fmt);
     fprintf(stderr, "MISMATCH %s: ", what);
@@ -467,8 +482,9 @@ static void run_case(sweep_stats *stats, const sweep_op *op, const sweep_input *
             } else {
                 double want = r.d;
                 if (int_ref && op->id != OP_LOGSUMEXP) want = (double)r.i;
-                bool ok = r.tol == 0 ? rt_same(gd[o], rt_round_to(odt, want))
-                                     : rt_close(gd[o], want, r.tol + fabs(want - rt_round_to(odt, want)));
+                double wr = rt_round_to(odt, want); /* what the output dtype can hold */
+                bool ok = (r.tol == 0 || !isfinite(wr)) ? rt_same(gd[o], wr)
+                                                        : rt_close(gd[o], want, r.tol + fabs(want - wr));
                 if (!ok)
                     report(stats, what, "out[%lld] = %.9g, expected %.9g (tol %.3g)", (long long)o, gd[o],
                            rt_round_to(odt, want), r.tol);
@@ -497,7 +513,10 @@ typedef struct sweep_shape {
     int ndim;
     int64_t sizes[3];
     unsigned layouts; /* bit per rt_layout */
-    unsigned kinds;   /* bit per rt_kind (RT_PROD is substituted for RT_SMALL by prod) */
+    unsigned kinds;   /* bit per rt_kind (prod substitutes RT_PROD / RT_PROD_WIDE) */
+    unsigned dtypes;  /* bit per tensor_dtype; 0 = all of rt_dtypes */
+    const dimspec *dl; /* dim lists; NULL = the default list for ndim */
+    int ndl;
 } sweep_shape;
 
 #define ALL_LAYOUTS ((1u << RT_NUM_LAYOUTS) - 1)
@@ -505,42 +524,51 @@ typedef struct sweep_shape {
 #define K(x) (1u << (x))
 
 static const sweep_shape shapes[] = {
-    {3, {3, 5, 4}, ALL_LAYOUTS, K(RT_SMALL) | K(RT_WIDE) | K(RT_SPECIAL)},
-    {2, {9, 133}, L(RT_CONTIG) | L(RT_TRANSPOSED) | L(RT_SLICED) | L(RT_EXPANDED_INNER), K(RT_SMALL) | K(RT_WIDE)},
-    {1, {257}, L(RT_CONTIG) | L(RT_SLICED) | L(RT_EXPANDED), K(RT_SMALL) | K(RT_SPECIAL)},
-    {3, {2, 0, 4}, L(RT_CONTIG) | L(RT_TRANSPOSED) | L(RT_SLICED) | L(RT_EXPANDED), K(RT_SMALL)},
-    {1, {0}, L(RT_CONTIG), K(RT_SMALL)},
-    {0, {0}, L(RT_CONTIG), K(RT_SMALL) | K(RT_SPECIAL)},
-    {1, {1}, L(RT_CONTIG) | L(RT_EXPANDED), K(RT_SMALL)},
-    {3, {1, 1, 1}, L(RT_CONTIG) | L(RT_TRANSPOSED), K(RT_SMALL)},
+    {3, {3, 5, 4}, ALL_LAYOUTS, K(RT_SMALL) | K(RT_WIDE) | K(RT_SPECIAL), 0, NULL, 0},
+    {2, {9, 133}, L(RT_CONTIG) | L(RT_TRANSPOSED) | L(RT_SLICED) | L(RT_EXPANDED_INNER), K(RT_SMALL) | K(RT_WIDE), 0, NULL, 0},
+    {1, {257}, L(RT_CONTIG) | L(RT_SLICED) | L(RT_EXPANDED), K(RT_SMALL) | K(RT_SPECIAL), 0, NULL, 0},
+    {3, {2, 0, 4}, L(RT_CONTIG) | L(RT_TRANSPOSED) | L(RT_SLICED) | L(RT_EXPANDED), K(RT_SMALL), 0, NULL, 0},
+    {1, {0}, L(RT_CONTIG), K(RT_SMALL), 0, NULL, 0},
+    {0, {0}, L(RT_CONTIG), K(RT_SMALL) | K(RT_SPECIAL), 0, NULL, 0},
+    {1, {1}, L(RT_CONTIG) | L(RT_EXPANDED), K(RT_SMALL), 0, NULL, 0},
+    {3, {1, 1, 1}, L(RT_CONTIG) | L(RT_TRANSPOSED), K(RT_SMALL), 0, NULL, 0},
+    /* large enough (99k elements, 3x the iterator's grain) for the threaded paths: chunk partials
+     * combined in order, first index across chunks, Welford merges */
+    {2, {96, 1031}, L(RT_CONTIG) | L(RT_TRANSPOSED), K(RT_SMALL) | K(RT_SPECIAL),
+     (1u << TENSOR_FLOAT32) | (1u << TENSOR_FLOAT16) | (1u << TENSOR_INT32), dims_large, 3},
 };
 
-static void sweep(const sweep_op *ops, int nops) {
-    sweep_stats stats = {0, 0};
+static void sweep_dtypes(const sweep_op *ops, int nops, const tensor_dtype *dtypes, int ndtypes, int max_shapes) {
+    sweep_stats stats = {0, 0, 0, -1};
+    clock_t t0 = clock();
     uint64_t seed = 12345;
-    for (int di = 0; di < RT_NELEM(rt_dtypes); di++) {
-        tensor_dtype d = rt_dtypes[di];
-        for (int si = 0; si < RT_NELEM(shapes); si++) {
+    for (int di = 0; di < ndtypes; di++) {
+        tensor_dtype d = dtypes[di];
+        for (int si = 0; si < RT_NELEM(shapes) && si < max_shapes; si++) {
             const sweep_shape *sh = &shapes[si];
+            if (sh->dtypes && !(sh->dtypes & (1u << d))) continue;
             for (int li = 0; li < RT_NUM_LAYOUTS; li++) {
                 if (!(sh->layouts & L(li)) || !rt_layout_applies((rt_layout)li, sh->ndim)) continue;
+                /* prod of [9,133] with stride 0 on the 133: each row is a 133rd power, which over-
+                 * and underflows float32 in an order-dependent way (as in PyTorch) */
+                if (ops[0].id == OP_PROD && li == RT_EXPANDED_INNER && sh->sizes[sh->ndim - 1] > 64) continue;
                 for (int ki = 0; ki < RT_PROD; ki++) {
                     if (!(sh->kinds & K(ki))) continue;
                     rt_kind kind = (rt_kind)ki;
                     /* prod needs values whose products stay in range */
-                    if (ops[0].id == OP_PROD && kind != RT_WIDE) kind = RT_PROD;
-                    if (ops[0].id == OP_PROD && kind == RT_WIDE && rt_is_intlike(d)) kind = RT_PROD;
+                    if (ops[0].id == OP_PROD) kind = kind == RT_WIDE ? RT_PROD_WIDE : RT_PROD;
                     tensor_t *t = rt_make((rt_layout)li, sh->ndim, sh->sizes, d, kind, ++seed);
                     sweep_input in = {t, sh->ndim, sh->sizes, d, kind, rt_layout_names[li], rt_read_f64(t), NULL};
                     if (rt_is_intlike(d)) in.xi = rt_read_i64(t);
-                    const dimspec *ds = sh->ndim == 3 ? dims3 : sh->ndim == 2 ? dims2 : dims1;
-                    int nds = sh->ndim == 3 ? RT_NELEM(dims3) : sh->ndim == 2 ? RT_NELEM(dims2) : RT_NELEM(dims1);
+                    const dimspec *ds = sh->dl ? sh->dl : sh->ndim == 3 ? dims3 : sh->ndim == 2 ? dims2 : dims1;
+                    int nds = sh->dl ? sh->ndl
+                                     : sh->ndim == 3 ? RT_NELEM(dims3) : sh->ndim == 2 ? RT_NELEM(dims2) : RT_NELEM(dims1);
                     for (int oi = 0; oi < nops; oi++) {
                         for (int k = 0; k < nds; k++) {
                             if (op_single_dim(ops[oi].id) && !(ds[k].n == 1 || (ds[k].null && op_dim_nullable(ops[oi].id))))
                                 continue;
                             for (int keep = 0; keep < 2; keep++) {
-                                if (keep && !op_has_keepdim(ops[oi].id)) continue;
+                                if (keep && (!op_has_keepdim(ops[oi].id) || sh->dl)) continue;
                                 run_case(&stats, &ops[oi], &in, &ds[k], keep);
                             }
                         }
@@ -552,9 +580,15 @@ static void sweep(const sweep_op *ops, int nops) {
             }
         }
     }
+    if (getenv("RT_SWEEP_TIMING"))
+        fprintf(stderr, "%s: %d cases, %.2f s\n", ops[0].func, stats.cases, (double)(clock() - t0) / CLOCKS_PER_SEC);
     if (stats.failures)
         fail_msg("%s: %d of %d cases mismatched (first %d printed above)", ops[0].func, stats.failures, stats.cases,
                  MAX_REPORTS);
+}
+
+static void sweep(const sweep_op *ops, int nops) {
+    sweep_dtypes(ops, nops, rt_dtypes, RT_NELEM(rt_dtypes), RT_NELEM(shapes));
 }
 
 #define SWEEP_TEST(name, ...)                                                                    \
@@ -588,6 +622,23 @@ SWEEP_TEST(count_nonzero, {OP_COUNT_NONZERO, "tensor_count_nonzero", 0})
 SWEEP_TEST(all, {OP_ALL, "tensor_all", 0})
 SWEEP_TEST(any, {OP_ANY, "tensor_any", 0})
 
+/* float8 inputs (our choice, docs/api.md): every op over the small shapes (values -8..8 are
+ * exact in both float8 formats). */
+static void test_sweep_float8(void **state) {
+    (void)state;
+    static const sweep_op ops[] = {
+        {OP_SUM, "tensor_sum", 0},         {OP_SUM_OUT, "tensor_sum_out", 0}, {OP_NANSUM, "tensor_nansum", 0},
+        {OP_MEAN, "tensor_mean", 0},       {OP_NANMEAN, "tensor_nanmean", 0}, {OP_PROD, "tensor_prod", 0},
+        {OP_AMAX, "tensor_amax", 0},       {OP_AMIN, "tensor_amin", 0},       {OP_MAX_DIM, "tensor_max_dim", 0},
+        {OP_MIN_DIM, "tensor_min_dim", 0}, {OP_ARGMAX, "tensor_argmax", 0},   {OP_ARGMIN, "tensor_argmin", 0},
+        {OP_VAR, "tensor_var", 1},         {OP_STD_MEAN, "tensor_std_mean", 0}, {OP_NORM, "tensor_norm", 2},
+        {OP_NORM, "tensor_norm", INFINITY}, {OP_LOGSUMEXP, "tensor_logsumexp", 0},
+        {OP_COUNT_NONZERO, "tensor_count_nonzero", 0}, {OP_ALL, "tensor_all", 0}, {OP_ANY, "tensor_any", 0},
+    };
+    static const tensor_dtype f8[] = {TENSOR_FLOAT8_E4M3FN, TENSOR_FLOAT8_E5M2};
+    for (int i = 0; i < RT_NELEM(ops); i++) sweep_dtypes(&ops[i], 1, f8, 2, 1); /* the [3,5,4] shape */
+}
+
 static const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_sweep_sum),       cmocka_unit_test(test_sweep_sum_out),
     cmocka_unit_test(test_sweep_nansum),    cmocka_unit_test(test_sweep_mean),
@@ -599,7 +650,7 @@ static const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_sweep_var_mean),  cmocka_unit_test(test_sweep_std_mean),
     cmocka_unit_test(test_sweep_norm),      cmocka_unit_test(test_sweep_logsumexp),
     cmocka_unit_test(test_sweep_count_nonzero), cmocka_unit_test(test_sweep_all),
-    cmocka_unit_test(test_sweep_any),
+    cmocka_unit_test(test_sweep_any),       cmocka_unit_test(test_sweep_float8),
 };
 
 TENSOR_TEST_GROUP(reduce_sweep, tests, NULL, NULL)

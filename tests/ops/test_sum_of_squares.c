@@ -14,14 +14,11 @@
 
 /* A tensor of `dtype` from doubles (converted with the runtime's cast rules). */
 static tensor_t *make(int ndim, const int64_t *sizes, tensor_dtype dtype, const double *values) {
-    int64_t n = 1;
-    for (int i = 0; i < ndim; i++) n *= sizes[i];
     tensor_t *d = tensor_from_buffer(values, ndim, sizes, TENSOR_FLOAT64, tensor_cpu());
     assert_non_null(d);
     tensor_t *t = tensor_to_dtype(d, dtype);
     assert_non_null(t);
     tensor_release(d);
-    (void)n;
     return t;
 }
 

@@ -1,0 +1,137 @@
+/* Host half of the CUDA reduction engine (see reduce_host.h): plan = config + offset
+ * calculators + pointers + scratch. Plain C over the CUDA runtime's C API. */
+#define _POSIX_C_SOURCE 200809L
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cuda_runtime_api.h>
+
+#include "cuda/cuda_backend.h"
+#include "cuda/device_internal.h"
+#include "cuda/reduce_host.h"
+#include "runtime/error.h"
+
+/* ---- semaphores: one buffer per device, zeroed once ----
+ * The last CTA of each output column sets its counter back to 0 (reduce_kernel.cuh), so the
+ * buffer stays zero between launches and a reduction needs no memset. Launches on one stream
+ * run in order, so they never share a counter at the same time. Limitation: two reductions
+ * with global reduce running concurrently on DIFFERENT streams of one device would share
+ * counters; the library queues all its work on the device's one current stream. */
+#define SEMA_MAX_DEVICES 64
+static pthread_mutex_t sema_lock = PTHREAD_MUTEX_INITIALIZER;
+static uint32_t *sema_buf[SEMA_MAX_DEVICES];
+static size_t sema_bytes[SEMA_MAX_DEVICES];
+
+static tensor_status get_semaphores(int device, size_t need, uint32_t **out, const char *func) {
+    if (device < 0 || device >= SEMA_MAX_DEVICES)
+        return tensor_error(TENSOR_ERR_DEVICE, "%s: device %d is beyond the reduction engine's %d", func, device,
+                            SEMA_MAX_DEVICES);
+    tensor_status st = TENSOR_OK;
+    pthread_mutex_lock(&sema_lock);
+    if (sema_bytes[device] < need) {
+        /* Sized for the largest grid a global reduce can have (grid.x <= SMs x threads per SM),
+         * so this happens once per device. The previous buffer, if any, may still be in use by
+         * queued work: wait for the device before freeing it. */
+        int sms = 0, tpsm = 0;
+        cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
+        cudaDeviceGetAttribute(&tpsm, cudaDevAttrMaxThreadsPerMultiProcessor, device);
+        size_t bytes = (size_t)sms * (size_t)tpsm * sizeof(uint32_t);
+        if (bytes < need) bytes = need;
+        if (sema_buf[device] != NULL) {
+            cudaDeviceSynchronize();
+            cudaFree(sema_buf[device]);
+            sema_buf[device] = NULL;
+            sema_bytes[device] = 0;
+        }
+        void *p = NULL;
+        st = tensor_cuda_error(cudaMalloc(&p, bytes), func);
+        if (st == TENSOR_OK) st = tensor_cuda_error(cudaMemset(p, 0, bytes), func);
+        if (st == TENSOR_OK) st = tensor_cuda_error(cudaDeviceSynchronize(), func);
+        if (st == TENSOR_OK) {
+            sema_buf[device] = (uint32_t *)p;
+            sema_bytes[device] = bytes;
+        } else if (p != NULL) {
+            cudaFree(p);
+        }
+    }
+    *out = sema_buf[device];
+    pthread_mutex_unlock(&sema_lock);
+    return st;
+}
+
+void tensor_cuda_reduce_release_scratch(void) {
+    pthread_mutex_lock(&sema_lock);
+    for (int d = 0; d < SEMA_MAX_DEVICES; d++) {
+        if (sema_buf[d] == NULL) continue;
+        int saved;
+        if (tensor_cuda_device_enter(d, &saved, "tensor_cuda_reduce_release_scratch") == TENSOR_OK) {
+            cudaDeviceSynchronize();
+            cudaFree(sema_buf[d]);
+            tensor_cuda_device_restore(saved);
+        }
+        sema_buf[d] = NULL;
+        sema_bytes[d] = 0;
+    }
+    pthread_mutex_unlock(&sema_lock);
+}
+
+/* ---- traits ---- */
+
+tensor_reduce_kernel_traits tensor_cuda_reduce_traits(tensor_cuda_reduce_kind kind) {
+    tensor_reduce_kernel_traits t;
+    /* 16-byte input vectors (4 floats, 8 halves, 16 int8): one LDG.128 per lane. vt0 must be
+     * >= input_vec_size for reduce_config to vectorise; the kernel keeps 4 accumulators in the
+     * vector path whatever the width (lane i of a vector goes to accumulator i % 4). */
+    t.input_size = kind.input_size;
+    t.acc_size = kind.acc_size;
+    t.input_vec_size = 16 / kind.input_size;
+    if (t.input_vec_size > 16) t.input_vec_size = 16;
+    t.vt0 = t.input_vec_size > 4 ? t.input_vec_size : 4;
+    t.max_output_vec = 4; /* as PyTorch (its block shapes are tested in tests/cuda_host) */
+    t.max_threads = 512;
+    return t;
+}
+
+/* ---- the plan ---- */
+
+tensor_status tensor_cuda_reduce_plan_make(const tensor_iter_t *iter, tensor_cuda_reduce_kind kind,
+                                           tensor_cuda_reduce_plan *plan, void **staging_handle, const char *func) {
+    memset(plan, 0, sizeof *plan);
+    *staging_handle = NULL;
+    int device = iter->device.index;
+    tensor_cuda_props props;
+    if (cudaDeviceGetAttribute(&props.num_sms, cudaDevAttrMultiProcessorCount, device) != cudaSuccess ||
+        cudaDeviceGetAttribute(&props.max_threads_per_sm, cudaDevAttrMaxThreadsPerMultiProcessor, device) !=
+            cudaSuccess ||
+        cudaDeviceGetAttribute(&props.warp_size, cudaDevAttrWarpSize, device) != cudaSuccess)
+        return tensor_cuda_error(cudaGetLastError(), func);
+    tensor_reduce_kernel_traits tr = tensor_cuda_reduce_traits(kind);
+    tensor_status st = tensor_reduce_config_make(iter, &props, &tr, &plan->cfg);
+    if (st != TENSOR_OK) return st;
+
+    const int out_arg = 0, in_arg = iter->num_outputs;
+    const int nred = tensor_iter_num_reduce_dims(iter);
+    const int nkept = iter->ndim - nred;
+    const int64_t *oc_strides[2] = {iter->operands[out_arg].strides + nred, iter->operands[in_arg].strides + nred};
+    st = tensor_offset_calc_make(nkept, iter->shape + nred, 2, oc_strides, &plan->out_calc);
+    if (st != TENSOR_OK) return st;
+    const int64_t *ic_strides[1] = {iter->operands[in_arg].strides};
+    st = tensor_offset_calc_make(nred, iter->shape, 1, ic_strides, &plan->in_calc);
+    if (st != TENSOR_OK) return st;
+    plan->in_mode = nred <= 1 ? TENSOR_CUDA_IN_STRIDED : TENSOR_CUDA_IN_CALC;
+    plan->in_stride0 = nred == 1 ? (uint32_t)iter->operands[in_arg].strides[0] : 0u;
+    plan->num_inputs = (uint32_t)plan->cfg.num_inputs;
+    plan->num_outputs = (uint32_t)plan->cfg.num_outputs;
+    plan->src = iter->operands[in_arg].data;
+    plan->dst = iter->operands[out_arg].data;
+
+    if (plan->cfg.staging_bytes > 0) {
+        st = get_semaphores(device, (size_t)plan->cfg.semaphore_bytes, &plan->semaphores, func);
+        if (st != TENSOR_OK) return st;
+        st = tensor_cuda_alloc(device, (size_t)plan->cfg.staging_bytes, &plan->staging, staging_handle, func);
+        if (st != TENSOR_OK) return st;
+    }
+    return TENSOR_OK;
+}

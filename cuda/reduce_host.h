@@ -1,0 +1,64 @@
+/* Internal: the host half of the CUDA reduction engine. Host C (reduce_host.c) turns a built
+ * reduction iterator into a tensor_cuda_reduce_plan: the launch configuration
+ * (cuda/reduce_config.h), the two offset calculators, the data pointers, the staging buffer
+ * and the semaphores. The kernels (cuda/reduce_kernel.cuh) receive the plan BY VALUE as their
+ * only parameter (about 1.2 KB, well under the 4 KB parameter limit), like PyTorch's ReduceOp.
+ * Compiles as C11 and as CUDA C++. */
+#ifndef TENSOR_CUDA_REDUCE_HOST_H
+#define TENSOR_CUDA_REDUCE_HOST_H
+
+#include <stdint.h>
+
+#include "cuda/reduce_config.h"
+#include "iterator/offset_calc.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* How thread_reduce turns the k-th reduced index into a byte offset from the input base. */
+enum {
+    TENSOR_CUDA_IN_STRIDED = 0, /* at most one reduced dim: k * in_stride0 (no division) */
+    TENSOR_CUDA_IN_CALC = 1     /* several reduced dims: in_calc.get(k) (one divmod per dim) */
+};
+
+typedef struct tensor_cuda_reduce_plan {
+    tensor_reduce_config cfg;
+    /* Over the kept dims, operands (output, input): output byte offset, input base offset. */
+    tensor_offset_calc out_calc;
+    /* Over the reduced dims, operand (input): offset of the k-th reduced element. */
+    tensor_offset_calc in_calc;
+    int in_mode;
+    uint32_t in_stride0;      /* bytes between consecutive reduced elements (TENSOR_CUDA_IN_STRIDED) */
+    uint32_t num_inputs;      /* cfg.num_inputs, as the kernel's 32-bit type */
+    uint32_t num_outputs;
+    const char *src;
+    char *dst;
+    void *staging;            /* cfg.staging_bytes of partials, or NULL */
+    uint32_t *semaphores;     /* grid[0] counters, all 0 between launches, or NULL */
+} tensor_cuda_reduce_plan;
+
+/* What the plan's kernel will be: element sizes and unrolling (see reduce_config.h). */
+typedef struct tensor_cuda_reduce_kind {
+    int input_size; /* bytes of one input element */
+    int acc_size;   /* bytes of one accumulator */
+} tensor_cuda_reduce_kind;
+
+/* Fills *plan for iter (a built reduction iterator on a CUDA device, numel > 0, one output,
+ * 32-bit indexable). Takes the staging buffer from the caching allocator (on the current
+ * stream); *staging_handle receives its block (free it with tensor_cuda_free after the launch:
+ * the cache reuses it on the same stream only, so after the kernel). Errors name func. */
+tensor_status tensor_cuda_reduce_plan_make(const tensor_iter_t *iter, tensor_cuda_reduce_kind kind,
+                                           tensor_cuda_reduce_plan *plan, void **staging_handle, const char *func);
+
+/* The traits (cuda/reduce_config.h) the kernels are instantiated with for an input size. */
+tensor_reduce_kernel_traits tensor_cuda_reduce_traits(tensor_cuda_reduce_kind kind);
+
+/* Releases the per-device semaphore buffers (tests call it before checking for leaks; a later
+ * reduction allocates them again). Waits for the devices first. */
+void tensor_cuda_reduce_release_scratch(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

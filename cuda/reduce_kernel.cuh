@@ -1,0 +1,338 @@
+// The CUDA reduction kernel template (PyTorch's Reduce.cuh, pytorch-internals.md §10), one
+// kernel per (functor struct, output vector width). The launch plan comes from host C
+// (cuda/reduce_config.c via cuda/reduce_host.c) and is passed by value.
+//
+// A functor struct wraps the C functor functions of ops/functors/*.h:
+//   struct Op {
+//     using scalar_t = ...;   // how an input element is stored (uint16_t for float16, ...)
+//     using acc_t = ...;      // float, double or int64_t (anything __shfl_down_sync takes)
+//     static acc_t load(scalar_t);       // convert while loading
+//     static acc_t identity();
+//     static acc_t reduce(acc_t, acc_t x, int64_t index);
+//     static acc_t combine(acc_t earlier, acc_t later);
+//     static void store(char *dst, acc_t); // project + convert to the output dtype
+//   };
+//
+// Flow of one thread (index mapping: reduce_config.h; every dimension of the block either
+// splits the reduced elements of an output or splits the outputs):
+//   1. thread_reduce: fold my share of my output's inputs with independent accumulators;
+//   2. block_y_reduce (warps sharing an output, shared memory), block_x_reduce (lanes
+//      sharing an output, shuffles);
+//   3. global_reduce when several CTAs share an output: partials go to a staging buffer, the
+//      last CTA of the column (found with a counter) combines them in a fixed order;
+//   4. store: project and convert.
+// No floating-point atomics anywhere: the combine order depends only on the plan, so the
+// result is bitwise the same run to run on one GPU model.
+#pragma once
+
+#include <cuda_runtime.h>
+#include <stdint.h>
+
+#include "cuda/reduce_host.h"
+
+namespace tt_reduce {
+
+// A thread's OVS accumulators (one per output of its output vector).
+template <typename acc_t, int OVS>
+struct AccVec {
+    acc_t v[OVS];
+};
+
+// Aligned vector of N input elements: one LDG of N * sizeof(T) bytes.
+template <typename T, int N>
+struct alignas(sizeof(T) * N) LoadVec {
+    T v[N];
+};
+
+// Reads a partial another CTA wrote, from L2 (.cg): L1 is not coherent across SMs.
+__device__ __forceinline__ float load_cg(const float *p) { return __ldcg(p); }
+__device__ __forceinline__ double load_cg(const double *p) { return __ldcg(p); }
+__device__ __forceinline__ int64_t load_cg(const int64_t *p) {
+    return (int64_t)__ldcg(reinterpret_cast<const long long *>(p));
+}
+
+__device__ __forceinline__ float shfl_down(float v, int off, unsigned mask) { return __shfl_down_sync(mask, v, off); }
+__device__ __forceinline__ double shfl_down(double v, int off, unsigned mask) {
+    return __shfl_down_sync(mask, v, off);
+}
+__device__ __forceinline__ int64_t shfl_down(int64_t v, int off, unsigned mask) {
+    return (int64_t)__shfl_down_sync(mask, (long long)v, off);
+}
+
+template <class Op, int OVS>
+struct Reducer {
+    using scalar_t = typename Op::scalar_t;
+    using acc_t = typename Op::acc_t;
+    using vec_t = AccVec<acc_t, OVS>;
+    static constexpr int VT0 = 4;                           // independent loads in flight per thread
+    static constexpr int IN_VEC = 16 / (int)sizeof(scalar_t) < 16 ? 16 / (int)sizeof(scalar_t) : 16;
+    static constexpr int NACC = 4;                          // accumulators of the vectorised path
+
+    const tensor_cuda_reduce_plan &p;
+    __device__ Reducer(const tensor_cuda_reduce_plan &plan) : p(plan) {}
+
+    __device__ bool x_reduce() const { return p.cfg.input_mult[0] != 0; }
+    __device__ bool y_reduce() const { return p.cfg.input_mult[1] != 0; }
+    __device__ bool g_reduce() const { return p.cfg.input_mult[2] != 0; }
+
+    // Byte offset of the k-th reduced element from the input base of an output.
+    __device__ uint32_t in_offset(uint32_t k) const {
+        if (p.in_mode == TENSOR_CUDA_IN_STRIDED) return k * p.in_stride0;  // one multiply, no division
+        uint32_t o[TENSOR_OFFSET_CALC_MAX_ARGS];
+        tensor_offset_calc_get(&p.in_calc, k, o);
+        return o[0];
+    }
+
+    // ---- 1a. thread reduce along a contiguous reduced dim, 16-byte loads ----
+    // Lanes stride over the row in vectors. The row need not be 16-byte aligned (a narrowed
+    // view, an odd row length): the whole vectors start at the first aligned element; the
+    // unaligned head and the tail after the last whole vector are folded by the one thread
+    // whose input_idx is 0, so every element is counted exactly once.
+    __device__ acc_t vectorized_thread_reduce(const char *base, uint32_t input_idx) const {
+        const scalar_t *data = reinterpret_cast<const scalar_t *>(base);
+        const uint32_t n = p.num_inputs, step = (uint32_t)p.cfg.step_input;
+        const uint32_t mis = (uint32_t)(((uintptr_t)data / sizeof(scalar_t)) % IN_VEC);
+        uint32_t head = mis == 0 ? 0u : (uint32_t)IN_VEC - mis;
+        if (head > n) head = n;
+        const uint32_t nvec = (n - head) / IN_VEC;
+        const LoadVec<scalar_t, IN_VEC> *vdata = reinterpret_cast<const LoadVec<scalar_t, IN_VEC> *>(data + head);
+        acc_t acc[NACC];
+#pragma unroll
+        for (int i = 0; i < NACC; i++) acc[i] = Op::identity();
+
+        uint32_t idx = input_idx;
+        // Two vectors per iteration, both loads issued before either is used (ILP).
+        for (; (uint64_t)idx + step < nvec; idx += 2 * step) {
+            const LoadVec<scalar_t, IN_VEC> a = vdata[idx], b = vdata[idx + step];
+#pragma unroll
+            for (int i = 0; i < IN_VEC; i++)
+                acc[i % NACC] = Op::reduce(acc[i % NACC], Op::load(a.v[i]), head + idx * IN_VEC + i);
+#pragma unroll
+            for (int i = 0; i < IN_VEC; i++)
+                acc[i % NACC] =
+                    Op::reduce(acc[i % NACC], Op::load(b.v[i]), head + (idx + step) * IN_VEC + i);
+        }
+        if (idx < nvec) {
+            const LoadVec<scalar_t, IN_VEC> a = vdata[idx];
+#pragma unroll
+            for (int i = 0; i < IN_VEC; i++)
+                acc[i % NACC] = Op::reduce(acc[i % NACC], Op::load(a.v[i]), head + idx * IN_VEC + i);
+        }
+        if (input_idx == 0) {
+            for (uint32_t i = 0; i < head; i++) acc[0] = Op::reduce(acc[0], Op::load(data[i]), i);
+            for (uint32_t i = head + nvec * IN_VEC; i < n; i++) acc[1] = Op::reduce(acc[1], Op::load(data[i]), i);
+        }
+#pragma unroll
+        for (int i = 1; i < NACC; i++) acc[0] = Op::combine(acc[0], acc[i]);
+        return acc[0];
+    }
+
+    // ---- 1b. thread reduce, strided or along outputs (OVS neighbouring outputs per load) ----
+    // VT0 accumulator sets: VT0 loads are issued before the first reduce, so each thread has
+    // VT0 * OVS * sizeof(scalar_t) bytes in flight.
+    __device__ vec_t strided_thread_reduce(const char *base, uint32_t input_idx) const {
+        const uint32_t n = p.num_inputs, step = (uint32_t)p.cfg.step_input;
+        acc_t acc[VT0][OVS];
+#pragma unroll
+        for (int j = 0; j < VT0; j++)
+#pragma unroll
+            for (int i = 0; i < OVS; i++) acc[j][i] = Op::identity();
+        uint32_t idx = input_idx;
+        for (; (uint64_t)idx + (VT0 - 1) * (uint64_t)step < n; idx += VT0 * step) {
+            LoadVec<scalar_t, OVS> v[VT0];
+#pragma unroll
+            for (int j = 0; j < VT0; j++)
+                v[j] = *reinterpret_cast<const LoadVec<scalar_t, OVS> *>(base + in_offset(idx + j * step));
+#pragma unroll
+            for (int j = 0; j < VT0; j++)
+#pragma unroll
+                for (int i = 0; i < OVS; i++) acc[j][i] = Op::reduce(acc[j][i], Op::load(v[j].v[i]), idx + j * step);
+        }
+#pragma unroll
+        for (int j = 0; j < VT0; j++) {
+            if (idx < n) {
+                const LoadVec<scalar_t, OVS> v = *reinterpret_cast<const LoadVec<scalar_t, OVS> *>(base + in_offset(idx));
+#pragma unroll
+                for (int i = 0; i < OVS; i++) acc[j][i] = Op::reduce(acc[j][i], Op::load(v.v[i]), idx);
+            }
+            idx += step;
+        }
+        vec_t r;
+#pragma unroll
+        for (int i = 0; i < OVS; i++) {
+            r.v[i] = acc[0][i];
+#pragma unroll
+            for (int j = 1; j < VT0; j++) r.v[i] = Op::combine(r.v[i], acc[j][i]);
+        }
+        return r;
+    }
+
+    // ---- 2. block reduces (power-of-two trees; block dims are powers of two) ----
+    // Warps sharing an output: a tree over y in shared memory, one barrier per level.
+    __device__ vec_t block_y_reduce(vec_t value, vec_t *shared) const {
+        const int slot = threadIdx.x + threadIdx.y * blockDim.x;
+        __syncthreads();  // the previous user of `shared` (if any) is done
+        shared[slot] = value;
+        for (int off = blockDim.y / 2; off > 0; off >>= 1) {
+            __syncthreads();
+            if ((int)threadIdx.y < off) {
+                const vec_t other = shared[slot + off * blockDim.x];
+#pragma unroll
+                for (int i = 0; i < OVS; i++) value.v[i] = Op::combine(value.v[i], other.v[i]);
+            }
+            __syncthreads();  // reads of this level before writes: racecheck-clean
+            if ((int)threadIdx.y < off) shared[slot] = value;
+        }
+        return value;
+    }
+
+    // Lanes sharing an output: across warps in shared memory when the row is wider than a
+    // warp, then within the warp by shuffles with increasing offsets (lane 0 ends with the
+    // lanes [0, width) combined; other lanes hold partials nobody reads).
+    __device__ vec_t block_x_reduce(vec_t value, vec_t *shared) const {
+        int dim_x = blockDim.x;
+        if (dim_x > warpSize) {
+            const int slot = threadIdx.x + threadIdx.y * blockDim.x;
+            __syncthreads();
+            shared[slot] = value;
+            for (int off = dim_x / 2; off >= warpSize; off >>= 1) {
+                __syncthreads();
+                if ((int)threadIdx.x < off) {
+                    const vec_t other = shared[slot + off];
+#pragma unroll
+                    for (int i = 0; i < OVS; i++) value.v[i] = Op::combine(value.v[i], other.v[i]);
+                }
+                __syncthreads();
+                if ((int)threadIdx.x < off) shared[slot] = value;
+            }
+            dim_x = warpSize;
+        }
+        // A block smaller than a warp has a partial warp: name only the lanes that exist.
+        const unsigned nthreads = blockDim.x * blockDim.y;
+        const unsigned mask = nthreads >= 32 ? 0xffffffffu : ((1u << nthreads) - 1u);
+        for (int off = 1; off < dim_x; off <<= 1) {
+#pragma unroll
+            for (int i = 0; i < OVS; i++) value.v[i] = Op::combine(value.v[i], shfl_down(value.v[i], off, mask));
+        }
+        return value;
+    }
+
+    __device__ void store(uint32_t output_idx, const vec_t &value) const {
+#pragma unroll
+        for (int i = 0; i < OVS; i++) {
+            uint32_t o[TENSOR_OFFSET_CALC_MAX_ARGS];
+            tensor_offset_calc_get(&p.out_calc, output_idx + i, o);
+            Op::store(p.dst + o[0], value.v[i]);
+        }
+    }
+
+    // ---- 3. global reduce: the last CTA of each output column combines the partials ----
+    // Returns true in the one CTA that must store (its value is the full result).
+    __device__ bool global_reduce(vec_t &value, bool should_store, vec_t *shared) const {
+        vec_t *staging = reinterpret_cast<vec_t *>(p.staging);
+        const uint32_t ctas = gridDim.y;
+        // Slot of (this CTA, this column[, this lane when lanes own outputs]).
+        uint32_t slot = blockIdx.y + blockIdx.x * ctas;
+        if (!x_reduce()) slot = threadIdx.x + slot * blockDim.x;
+        if (should_store) staging[slot] = value;
+        __threadfence();  // release: our partial is visible device-wide before we count
+        __shared__ bool is_last;
+        __syncthreads();
+        if (threadIdx.x == 0 && threadIdx.y == 0) {
+            const uint32_t prev = atomicAdd(&p.semaphores[blockIdx.x], 1u);
+            is_last = prev == ctas - 1;
+            // Every other CTA of the column has counted: reset for the next launch, so a
+            // reduction never needs a memset.
+            if (is_last) p.semaphores[blockIdx.x] = 0;
+        }
+        __syncthreads();
+        if (!is_last) return false;
+        __threadfence();  // acquire: see the other CTAs' partials
+        vec_t v;
+#pragma unroll
+        for (int i = 0; i < OVS; i++) v.v[i] = Op::identity();
+        if (x_reduce()) {
+            // All threads of the CTA stride over the column's ctas partials, then the block trees.
+            const uint32_t step = blockDim.x * blockDim.y;
+            for (uint32_t c = threadIdx.x + threadIdx.y * blockDim.x; c < ctas; c += step) {
+                const acc_t *src = reinterpret_cast<const acc_t *>(&staging[c + blockIdx.x * ctas]);
+#pragma unroll
+                for (int i = 0; i < OVS; i++) v.v[i] = Op::combine(v.v[i], load_cg(src + i));
+            }
+            v = block_y_reduce(v, shared);
+            v = block_x_reduce(v, shared);
+        } else {
+            // Lanes own outputs: warps stride over the CTAs, then the y tree.
+            for (uint32_t c = threadIdx.y; c < ctas; c += blockDim.y) {
+                const acc_t *src =
+                    reinterpret_cast<const acc_t *>(&staging[threadIdx.x + (c + blockIdx.x * ctas) * blockDim.x]);
+#pragma unroll
+                for (int i = 0; i < OVS; i++) v.v[i] = Op::combine(v.v[i], load_cg(src + i));
+            }
+            v = block_y_reduce(v, shared);
+        }
+        value = v;
+        return true;
+    }
+
+    __device__ void run() const {
+        extern __shared__ __align__(16) unsigned char smem_raw[];
+        vec_t *shared = reinterpret_cast<vec_t *>(smem_raw);
+        const uint32_t tx = threadIdx.x, ty = threadIdx.y;
+        const uint32_t output_idx = (tx * (uint32_t)p.cfg.output_mult[0] + ty * (uint32_t)p.cfg.output_mult[1] +
+                                     blockIdx.x * (uint32_t)p.cfg.step_output) * OVS;
+        const uint32_t input_idx = tx * (uint32_t)p.cfg.input_mult[0] + ty * (uint32_t)p.cfg.input_mult[1] +
+                                   blockIdx.y * (uint32_t)p.cfg.input_mult[2];
+        vec_t value;
+#pragma unroll
+        for (int i = 0; i < OVS; i++) value.v[i] = Op::identity();
+        // Threads past the last output or input still take part in the block reduces (with
+        // the identity): every barrier and shuffle needs them.
+        if (output_idx < p.num_outputs && input_idx < p.num_inputs) {
+            uint32_t o[TENSOR_OFFSET_CALC_MAX_ARGS];
+            tensor_offset_calc_get(&p.out_calc, output_idx, o);
+            const char *base = p.src + o[1];
+            if constexpr (OVS == 1) {
+                if (p.cfg.vectorize_input) value.v[0] = vectorized_thread_reduce(base, input_idx);
+                else value = strided_thread_reduce(base, input_idx);
+            } else {
+                value = strided_thread_reduce(base, input_idx);
+            }
+        }
+        if (y_reduce()) value = block_y_reduce(value, shared);
+        if (x_reduce()) value = block_x_reduce(value, shared);
+        const bool should_store =
+            output_idx < p.num_outputs && (!x_reduce() || tx == 0) && (!y_reduce() || ty == 0);
+        if (g_reduce()) {
+            if (!global_reduce(value, should_store, shared)) return;
+        }
+        if (should_store) store(output_idx, value);
+    }
+};
+
+// 512 / OVS threads at most (reduce_config's max_threads / output_vec_size). Min blocks per
+// SM: 4 (<= 32 registers at 512 threads, full occupancy) for 4-byte accumulators; 2 for 8-byte
+// ones, whose VT0 x OVS accumulator sets would spill under a 32-register cap.
+template <class Op, int OVS>
+__global__ void __launch_bounds__(512 / OVS, sizeof(typename Op::acc_t) <= 4 ? 4 : 2)
+    reduce_kernel(const __grid_constant__ tensor_cuda_reduce_plan plan) {
+    // __grid_constant__: the plan stays in the parameter bank even though Reducer keeps a
+    // reference to it (without it, taking its address copies 1.2 KB to local memory).
+    Reducer<Op, OVS>(plan).run();
+}
+
+// Launches the plan's kernel on `stream`. Returns the launch error (cudaSuccess when queued).
+template <class Op>
+cudaError_t launch(const tensor_cuda_reduce_plan &plan, cudaStream_t stream) {
+    const dim3 grid((unsigned)plan.cfg.grid[0], (unsigned)plan.cfg.grid[1]);
+    const dim3 block((unsigned)plan.cfg.block_width, (unsigned)plan.cfg.block_height);
+    const size_t smem = (size_t)plan.cfg.shared_memory_bytes;
+    switch (plan.cfg.output_vec_size) {
+    case 4: reduce_kernel<Op, 4><<<grid, block, smem, stream>>>(plan); break;
+    case 2: reduce_kernel<Op, 2><<<grid, block, smem, stream>>>(plan); break;
+    default: reduce_kernel<Op, 1><<<grid, block, smem, stream>>>(plan); break;
+    }
+    return cudaGetLastError();
+}
+
+}  // namespace tt_reduce
