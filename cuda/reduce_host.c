@@ -77,6 +77,8 @@ void tensor_cuda_reduce_release_scratch(void) {
     pthread_mutex_unlock(&sema_lock);
 }
 
+int64_t tensor_cuda_reduce_index_limit = TENSOR_ITER_INDEX32_LIMIT;
+
 /* ---- traits ---- */
 
 tensor_reduce_kernel_traits tensor_cuda_reduce_traits(tensor_cuda_reduce_kind kind) {
@@ -126,6 +128,8 @@ tensor_status tensor_cuda_reduce_plan_make(const tensor_iter_t *iter, tensor_cud
     plan->num_outputs = (uint32_t)plan->cfg.num_outputs;
     plan->src = iter->operands[in_arg].data;
     plan->dst = iter->operands[out_arg].data;
+    plan->accumulate = iter->accumulate;
+    plan->final_output = iter->final_output;
 
     if (plan->cfg.staging_bytes > 0) {
         st = get_semaphores(device, (size_t)plan->cfg.semaphore_bytes, &plan->semaphores, func);

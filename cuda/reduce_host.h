@@ -36,6 +36,14 @@ typedef struct tensor_cuda_reduce_plan {
     char *dst;
     void *staging;            /* cfg.staging_bytes of partials, or NULL */
     uint32_t *semaphores;     /* grid[0] counters, all 0 between launches, or NULL */
+    /* 32-bit pieces of a larger iterator (iterator.h, pytorch-internals.md §10.10):
+     * accumulate = combine with the partial an earlier piece left; final_output = project and
+     * write the output (else leave a partial). Partials live in the output when its type is the
+     * accumulator's, else in acc_buf: the accumulator of the output at byte offset o (from
+     * this piece's dst) is at acc_buf + (o / output size) * acc size. */
+    char *acc_buf;
+    int accumulate;
+    int final_output;
 } tensor_cuda_reduce_plan;
 
 /* What the plan's kernel will be: element sizes and unrolling (see reduce_config.h). */
@@ -50,6 +58,11 @@ typedef struct tensor_cuda_reduce_kind {
  * the cache reuses it on the same stream only, so after the kernel). Errors name func. */
 tensor_status tensor_cuda_reduce_plan_make(const tensor_iter_t *iter, tensor_cuda_reduce_kind kind,
                                            tensor_cuda_reduce_plan *plan, void **staging_handle, const char *func);
+
+/* Iterators whose operands exceed this many elements or bytes are split into pieces that
+ * fit (TENSOR_ITER_INDEX32_LIMIT). Internal: tests lower it to run the split path on small
+ * tensors; set it only while no reduction runs. */
+extern int64_t tensor_cuda_reduce_index_limit;
 
 /* The traits (cuda/reduce_config.h) the kernels are instantiated with for an input size. */
 tensor_reduce_kernel_traits tensor_cuda_reduce_traits(tensor_cuda_reduce_kind kind);

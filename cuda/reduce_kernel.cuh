@@ -10,6 +10,7 @@
 //     static acc_t identity();
 //     static acc_t reduce(acc_t, acc_t x, int64_t index);
 //     static acc_t combine(acc_t earlier, acc_t later);
+//     using out_t = ...;      // how an output element is stored
 //     static void store(char *dst, acc_t); // project + convert to the output dtype
 //   };
 //
@@ -217,12 +218,25 @@ struct Reducer {
         return value;
     }
 
+    // ---- 4. store. An unsplit iterator projects and writes. A 32-bit piece of a larger one
+    // (§10.10) may first combine with the partial an earlier piece left (accumulate), and
+    // leaves a partial instead of a final value unless it is the last (final_output). Partials
+    // live in the output when it has the accumulator's type, else in acc_buf (16-bit outputs
+    // never hold a partial sum).
     __device__ void store(uint32_t output_idx, const vec_t &value) const {
+        using out_t = typename Op::out_t;
 #pragma unroll
         for (int i = 0; i < OVS; i++) {
             uint32_t o[TENSOR_OFFSET_CALC_MAX_ARGS];
             tensor_offset_calc_get(&p.out_calc, output_idx + i, o);
-            Op::store(p.dst + o[0], value.v[i]);
+            char *out = p.dst + o[0];
+            acc_t v = value.v[i];
+            acc_t *partial = p.acc_buf != nullptr
+                                 ? reinterpret_cast<acc_t *>(p.acc_buf + (size_t)(o[0] / sizeof(out_t)) * sizeof(acc_t))
+                                 : reinterpret_cast<acc_t *>(out);
+            if (p.accumulate) v = Op::combine(*partial, v);
+            if (p.final_output) Op::store(out, v);
+            else *partial = v;
         }
     }
 

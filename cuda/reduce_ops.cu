@@ -3,9 +3,11 @@
 // the dispatch table (cuda/register.c).
 //
 // A combination that is not instantiated here fails with TENSOR_ERR_NOT_IMPLEMENTED (never a
-// wrong result), and so does an iterator that needs 64-bit indexing (> 2^31 elements or
-// bytes): the split + accumulation-buffer path is not written yet.
+// wrong result). Iterators beyond 32-bit offsets are split (run() below).
 #include <cuda_runtime.h>
+
+#include <cstddef>
+#include <type_traits>
 
 #include "cuda/cuda_backend.h"
 #include "cuda/device_internal.h"
@@ -100,6 +102,7 @@ TT_FAMILY(AminI64, amin, i64, int64_t)
 template <class F, typename In, typename Out>
 struct Op {
     using scalar_t = In;
+    using out_t = Out;
     using acc_t = typename F::acc_t;
     static __device__ __forceinline__ acc_t load(In x) { return load_as<acc_t>(x); }
     static __device__ __forceinline__ acc_t identity() { return F::identity(); }
@@ -110,19 +113,63 @@ struct Op {
     }
 };
 
-// Plans (host C), launches on the device's current stream, gives the staging block back.
+// Plans (host C) and launches one 32-bit iterator on the device's current stream; gives the
+// staging block back right after the launch: the cache hands it out again only on the same
+// stream, i.e. to work queued after this kernel.
 template <class O>
-tensor_status run(tensor_iter_t *iter, const char *func) {
+tensor_status launch_piece(const tensor_iter_t *iter, char *acc_buf, const char *func) {
     tensor_cuda_reduce_kind kind = {(int)sizeof(typename O::scalar_t), (int)sizeof(typename O::acc_t)};
     tensor_cuda_reduce_plan plan;
     void *staging = nullptr;
+    tensor_status st = tensor_cuda_reduce_plan_make(iter, kind, &plan, &staging, func);
+    plan.acc_buf = acc_buf;
+    if (st == TENSOR_OK) st = tensor_cuda_error(tt_reduce::launch<O>(plan, tensor_cuda_stream_of(iter->device.index)), func);
+    tensor_cuda_free(staging);
+    return st;
+}
+
+// Runs an iterator: one launch when it fits 32-bit offsets, else one launch per piece of the
+// iterator's splitter (in order on one stream, which the accumulate/final_output protocol
+// relies on), with an accumulation buffer when the output cannot hold partials.
+template <class O>
+tensor_status run(tensor_iter_t *iter, const char *func) {
+    using acc_t = typename O::acc_t;
+    using out_t = typename O::out_t;
     int saved;
     if (tensor_cuda_device_enter(iter->device.index, &saved, func) != TENSOR_OK) return tensor_last_status();
-    tensor_status st = tensor_cuda_reduce_plan_make(iter, kind, &plan, &staging, func);
-    if (st == TENSOR_OK) st = tensor_cuda_error(tt_reduce::launch<O>(plan, tensor_cuda_stream_of(iter->device.index)), func);
-    // Freed right after the launch: the cache hands this block out again only on the same
-    // stream, i.e. to work queued after this kernel.
-    tensor_cuda_free(staging);
+    tensor_status st = TENSOR_OK;
+    if (tensor_iter_fits_index_limit(iter, tensor_cuda_reduce_index_limit)) {
+        st = launch_piece<O>(iter, nullptr, func);
+        tensor_cuda_device_restore(saved);
+        return st;
+    }
+    // Accumulators of every output, indexed like the output's elements (dense or not: the
+    // buffer spans the output's byte extent, one accumulator per output-element slot).
+    void *acc_handle = nullptr;
+    char *acc_base = nullptr;
+    const bool in_output = std::is_same<acc_t, out_t>::value;
+    const char *out0 = iter->operands[0].data;
+    if (!in_output) {
+        int64_t extent = 0;
+        for (int d = 0; d < iter->ndim; d++) extent += (iter->shape[d] - 1) * iter->operands[0].strides[d];
+        size_t bytes = (size_t)(extent / (int64_t)sizeof(out_t) + 1) * sizeof(acc_t);
+        void *ptr = nullptr;
+        st = tensor_cuda_alloc(iter->device.index, bytes, &ptr, &acc_handle, func);
+        acc_base = static_cast<char *>(ptr);
+    }
+    tensor_iter_splitter *sp = st == TENSOR_OK ? tensor_iter_splitter_new(iter, tensor_cuda_reduce_index_limit) : nullptr;
+    if (st == TENSOR_OK && sp == nullptr) st = tensor_last_status();
+    while (st == TENSOR_OK) {
+        const tensor_iter_t *piece = nullptr;
+        st = tensor_iter_splitter_next(sp, &piece);
+        if (st != TENSOR_OK || piece == nullptr) break;
+        char *acc = nullptr;
+        if (!in_output)
+            acc = acc_base + (size_t)((piece->operands[0].data - out0) / (ptrdiff_t)sizeof(out_t)) * sizeof(acc_t);
+        st = launch_piece<O>(piece, acc, func);
+    }
+    tensor_iter_splitter_free(sp);
+    tensor_cuda_free(acc_handle); // stream-ordered: reused only by work queued after the pieces
     tensor_cuda_device_restore(saved);
     return st;
 }
@@ -132,9 +179,6 @@ tensor_status check_iter(const tensor_iter_t *iter, const char *func) {
     if (!tensor_iter_is_reduction(iter) || iter->num_outputs != 1 || tensor_iter_ninputs(iter) != 1)
         return tensor_error(TENSOR_ERR_INVALID_ARGUMENT, "%s: expected a reduction iterator with one output and one input",
                             func);
-    if (!tensor_iter_can_use_32bit_indexing(iter))
-        return tensor_error(TENSOR_ERR_NOT_IMPLEMENTED,
-                            "%s: CUDA reductions of more than 2^31 elements or bytes are not implemented yet", func);
     return TENSOR_OK;
 }
 

@@ -318,6 +318,93 @@ static void test_other_ops(void **state) {
     }
 }
 
+/* Iterators beyond 32-bit offsets are split into pieces that accumulate (in the output, or in
+ * an accumulation buffer for 16-bit and narrow integer outputs). The engine's limit is lowered
+ * here so that small tensors take that path: splits along reduced dims (accumulate /
+ * final_output), along kept dims, and both. */
+static void test_split_pieces(void **state) {
+    (void)state;
+#if TENSOR_HAVE_CUDA
+    const int d0 = 0, d1 = 1, outer2[2] = {0, 2};
+    const int64_t s2[2] = {129, 4097}, s3[3] = {17, 129, 65}, big[1] = {(1 << 20) + 3}, col[2] = {1 << 14, 8};
+    const tensor_dtype dts[] = {TENSOR_FLOAT32, TENSOR_FLOAT16, TENSOR_BFLOAT16, TENSOR_INT8, TENSOR_FLOAT64,
+                                TENSOR_FLOAT8_E4M3FN, TENSOR_INT32};
+    const int64_t limits[] = {1 << 16, 40000, 5000};
+    for (int l = 0; l < 3; l++) {
+        tensor_cuda_reduce_index_limit = limits[l];
+        for (int k = 0; k < 7; k++) {
+            tensor_dtype dt = dts[k];
+            if (skip_dtype(dt)) continue;
+            check_op(OP_SUM, 2, s2, dt, &d1, 1, false, V_NONE, 0, 1);
+            check_op(OP_SUM, 2, s2, dt, &d0, 1, false, V_NONE, 0, 2);
+            check_op(OP_SUM, 2, s2, dt, &d0, 1, true, V_TRANSPOSE, 0, 3);
+            check_op(OP_SUM, 3, s3, dt, outer2, 2, false, V_NONE, 0, 4);
+            check_op(OP_SUM, 1, big, dt, NULL, 0, false, V_NONE, 0, 5);
+            check_op(OP_SUM, 2, col, dt, &d0, 1, false, V_NONE, 0, 6);
+            check_op(OP_AMAX, 2, s2, dt, &d1, 1, false, V_NONE, 0, 7);
+            check_op(OP_AMIN, 2, s2, dt, &d0, 1, false, V_NONE, 0, 8);
+            check_op(OP_PROD, 2, s2, dt, &d1, 1, false, V_NONE, 0, 9);
+        }
+    }
+    tensor_cuda_reduce_index_limit = INT64_C(2147483647);
+#endif
+}
+
+/* Real > 2^31 cases (skipped in quick mode): 2^29 + 5 float32 (2 GiB + 20 B) and 2^31 + 7
+ * int8 elements, summed in full; references accumulated here while generating (double /
+ * int64), independent of the CPU backend. */
+static void test_split_large(void **state) {
+    (void)state;
+    if (quick()) return;
+    {
+        const int64_t n = (INT64_C(1) << 29) + 5;
+        float *buf = malloc((size_t)n * sizeof(float));
+        assert_non_null(buf);
+        uint64_t seed = 4242;
+        double ref = 0, abs_sum = 0;
+        for (int64_t i = 0; i < n; i++) {
+            float v = (float)((double)(rng(&seed) >> 40) / 16777216.0 * 2.0 - 1.0);
+            buf[i] = v;
+            ref += v;
+            abs_sum += fabs(v);
+        }
+        tensor_t *g = tensor_from_buffer(buf, 1, &n, TENSOR_FLOAT32, tensor_cuda(0));
+        free(buf);
+        assert_non_null(g);
+        tensor_t *r = tensor_sum_dims(g, NULL, 0, false, TENSOR_DTYPE_DEFAULT);
+        if (r == NULL) fail_msg("cuda sum: %s", tensor_last_error());
+        float got;
+        assert_int_equal(tensor_to_buffer(r, &got, sizeof got), TENSOR_OK);
+        if (!(fabs((double)got - ref) <= 1e-6 * abs_sum)) fail_msg("float32 2^29+5: cuda %.9g, ref %.9g", got, ref);
+        tensor_release(r);
+        tensor_release(g);
+    }
+    {
+        const int64_t n = (INT64_C(1) << 31) + 7;
+        int8_t *buf = malloc((size_t)n);
+        assert_non_null(buf);
+        uint64_t seed = 99;
+        int64_t ref = 0;
+        for (int64_t i = 0; i < n; i += 8) {
+            uint64_t r = rng(&seed);
+            for (int64_t j = 0; j < 8 && i + j < n; j++) {
+                buf[i + j] = (int8_t)(uint8_t)(r >> (8 * j));
+                ref += buf[i + j];
+            }
+        }
+        tensor_t *g = tensor_from_buffer(buf, 1, &n, TENSOR_INT8, tensor_cuda(0));
+        free(buf);
+        assert_non_null(g);
+        tensor_t *r = tensor_sum_dims(g, NULL, 0, false, TENSOR_DTYPE_DEFAULT);
+        if (r == NULL) fail_msg("cuda sum: %s", tensor_last_error());
+        int64_t got;
+        assert_int_equal(tensor_to_buffer(r, &got, sizeof got), TENSOR_OK);
+        assert_int_equal(got, ref);
+        tensor_release(r);
+        tensor_release(g);
+    }
+}
+
 /* A combination the CUDA sum does not instantiate fails cleanly, without a result. */
 static void test_not_instantiated(void **state) {
     (void)state;
@@ -346,7 +433,8 @@ static const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_full_sums),         cmocka_unit_test(test_inner_outer),
     cmocka_unit_test(test_shapes_extreme),    cmocka_unit_test(test_middle_and_multi),
     cmocka_unit_test(test_views),             cmocka_unit_test(test_bitwise_reproducible),
-    cmocka_unit_test(test_other_ops),         cmocka_unit_test(test_not_instantiated),  cmocka_unit_test(test_release_scratch),
+    cmocka_unit_test(test_other_ops),         cmocka_unit_test(test_split_pieces),
+    cmocka_unit_test(test_split_large),       cmocka_unit_test(test_not_instantiated),  cmocka_unit_test(test_release_scratch),
 };
 
 TENSOR_TEST_GROUP(cuda_reduce, tests, NULL, NULL)
