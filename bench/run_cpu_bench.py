@@ -174,8 +174,10 @@ def main():
     binary = os.path.join(args.build_dir, "bench", "bench_cpu_sum") if args.no_build else build(args.build_dir)
     flush = not args.no_flush
     started = datetime.datetime.now(datetime.timezone.utc)
+    load_before = os.getloadavg()
     ceiling, ours, ours_cmd = run_ours(binary, cases, args.min_time, flush)
     npres, npver, have_bf16 = run_numpy(cases, args.min_time, flush)
+    load_after = os.getloadavg()
 
     c1 = ceiling["read_gbps_1t"]
     rows = []
@@ -234,9 +236,16 @@ def main():
     gen.append("## CPU: `tensor_sum` against numpy (generated %s)" % started.strftime("%Y-%m-%d %H:%M UTC"))
     gen.append("")
     gen.append("* Command: `%s` (Release build of `bench/bench_cpu_sum.c`, then numpy in the same run)." % cmdline)
-    gen.append("* Machine: %s, %s CPUs (%s thread(s) per core), L2 %s, L3 %s, %s RAM; %s." % (
-        info.get("Model name", "?"), info.get("CPU(s)", "?"), info.get("Thread(s) per core", "?"),
-        info.get("L2 cache", "?"), info.get("L3 cache", "?"), info.get("MemTotal", "?"), info.get("platform", "?")))
+    gen.append("* Machine (`lscpu`): %s (family %s, model %s), %s CPUs (%s thread(s) per core), L2 %s, L3 %s, "
+               "%s RAM, hypervisor %s; %s." % (
+                   info.get("Model name", "?"), info.get("CPU family", "?"), info.get("Model", "?"),
+                   info.get("CPU(s)", "?"), info.get("Thread(s) per core", "?"), info.get("L2 cache", "?"),
+                   info.get("L3 cache", "?"), info.get("MemTotal", "?"), info.get("Hypervisor vendor", "none"),
+                   info.get("platform", "?")))
+    gen.append("* Load average (1/5/15 min) before the run %s, after %s: this machine may be shared, and the "
+               "%d-thread figures suffer first when it is." % (
+                   "/".join("%.2f" % v for v in load_before), "/".join("%.2f" % v for v in load_after),
+                   ceiling["threads_all"]))
     gen.append("* numpy %s%s; Python %s." % (npver, ", bfloat16 through ml_dtypes" if have_bf16 else
                                             ", no bfloat16 (ml_dtypes missing): n/a", platform.python_version()))
     gen.append("* Cases: `shared/bench/cases.json`, each input capped at %g MiB by scaling every dim by the same "

@@ -44,6 +44,9 @@ typedef struct tensor_cuda_reduce_plan {
     char *acc_buf;
     int accumulate;
     int final_output;
+    /* Elements reduced into each output over the WHOLE iterator (not this piece): mean's
+     * project divides by it. */
+    int64_t reduce_count;
 } tensor_cuda_reduce_plan;
 
 /* What the plan's kernel will be: element sizes and unrolling (see reduce_config.h). */

@@ -11,7 +11,8 @@
 //     static acc_t reduce(acc_t, acc_t x, int64_t index);
 //     static acc_t combine(acc_t earlier, acc_t later);
 //     using out_t = ...;      // how an output element is stored
-//     static void store(char *dst, acc_t); // project + convert to the output dtype
+//     static void store(char *dst, acc_t, int64_t count); // project (count: elements per
+//                                                         // output) + convert to the output dtype
 //   };
 //
 // Flow of one thread (index mapping: reduce_config.h; every dimension of the block either
@@ -235,7 +236,7 @@ struct Reducer {
                                  ? reinterpret_cast<acc_t *>(p.acc_buf + (size_t)(o[0] / sizeof(out_t)) * sizeof(acc_t))
                                  : reinterpret_cast<acc_t *>(out);
             if (p.accumulate) v = Op::combine(*partial, v);
-            if (p.final_output) Op::store(out, v);
+            if (p.final_output) Op::store(out, v, p.reduce_count);
             else *partial = v;
         }
     }

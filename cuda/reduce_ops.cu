@@ -16,6 +16,7 @@
 #include "iterator/iterator.h"
 #include "ops/dispatch.h"
 #include "ops/functors/amax.h"
+#include "ops/functors/mean.h"
 #include "ops/functors/nansum.h"
 #include "ops/functors/prod.h"
 #include "ops/functors/sum.h"
@@ -79,7 +80,18 @@ __device__ __forceinline__ void store_to(char *p, int64_t v, Bool *) { *reinterp
             return tensor_##OP##_##SFX##_reduce(a, x, i);                                      \
         }                                                                                      \
         static __device__ __forceinline__ T combine(T a, T b) { return tensor_##OP##_##SFX##_combine(a, b); } \
-        static __device__ __forceinline__ T project(T a) { return tensor_##OP##_##SFX##_project(a); } \
+        static __device__ __forceinline__ T project(T a, int64_t) { return tensor_##OP##_##SFX##_project(a); } \
+    };
+// Families whose project needs the number of reduced elements (mean).
+#define TT_FAMILY_COUNT(NAME, OP, SFX, T)                                                      \
+    struct NAME {                                                                              \
+        using acc_t = T;                                                                       \
+        static __device__ __forceinline__ T identity() { return tensor_##OP##_##SFX##_identity(); } \
+        static __device__ __forceinline__ T reduce(T a, T x, int64_t i) {                      \
+            return tensor_##OP##_##SFX##_reduce(a, x, i);                                      \
+        }                                                                                      \
+        static __device__ __forceinline__ T combine(T a, T b) { return tensor_##OP##_##SFX##_combine(a, b); } \
+        static __device__ __forceinline__ T project(T a, int64_t n) { return tensor_##OP##_##SFX##_project(a, n); } \
     };
 TT_FAMILY(SumF32, sum, f32, float)
 TT_FAMILY(SumF64, sum, f64, double)
@@ -96,7 +108,10 @@ TT_FAMILY(AmaxI64, amax, i64, int64_t)
 TT_FAMILY(AminF32, amin, f32, float)
 TT_FAMILY(AminF64, amin, f64, double)
 TT_FAMILY(AminI64, amin, i64, int64_t)
+TT_FAMILY_COUNT(MeanF32, mean, f32, float)
+TT_FAMILY_COUNT(MeanF64, mean, f64, double)
 #undef TT_FAMILY
+#undef TT_FAMILY_COUNT
 
 // The Op struct of reduce_kernel.cuh: a family + an input storage type + an output type.
 template <class F, typename In, typename Out>
@@ -108,8 +123,8 @@ struct Op {
     static __device__ __forceinline__ acc_t identity() { return F::identity(); }
     static __device__ __forceinline__ acc_t reduce(acc_t a, acc_t x, int64_t i) { return F::reduce(a, x, i); }
     static __device__ __forceinline__ acc_t combine(acc_t a, acc_t b) { return F::combine(a, b); }
-    static __device__ __forceinline__ void store(char *p, acc_t v) {
-        store_to(p, F::project(v), static_cast<Out *>(nullptr));
+    static __device__ __forceinline__ void store(char *p, acc_t v, int64_t count) {
+        store_to(p, F::project(v, count), static_cast<Out *>(nullptr));
     }
 };
 
@@ -117,12 +132,13 @@ struct Op {
 // staging block back right after the launch: the cache hands it out again only on the same
 // stream, i.e. to work queued after this kernel.
 template <class O>
-tensor_status launch_piece(const tensor_iter_t *iter, char *acc_buf, const char *func) {
+tensor_status launch_piece(const tensor_iter_t *iter, char *acc_buf, int64_t reduce_count, const char *func) {
     tensor_cuda_reduce_kind kind = {(int)sizeof(typename O::scalar_t), (int)sizeof(typename O::acc_t)};
     tensor_cuda_reduce_plan plan;
     void *staging = nullptr;
     tensor_status st = tensor_cuda_reduce_plan_make(iter, kind, &plan, &staging, func);
     plan.acc_buf = acc_buf;
+    plan.reduce_count = reduce_count;
     if (st == TENSOR_OK) st = tensor_cuda_error(tt_reduce::launch<O>(plan, tensor_cuda_stream_of(iter->device.index)), func);
     tensor_cuda_free(staging);
     return st;
@@ -138,8 +154,9 @@ tensor_status run(tensor_iter_t *iter, const char *func) {
     int saved;
     if (tensor_cuda_device_enter(iter->device.index, &saved, func) != TENSOR_OK) return tensor_last_status();
     tensor_status st = TENSOR_OK;
+    const int64_t count = tensor_iter_numel(iter) / tensor_iter_num_output_elements(iter);
     if (tensor_iter_fits_index_limit(iter, tensor_cuda_reduce_index_limit)) {
-        st = launch_piece<O>(iter, nullptr, func);
+        st = launch_piece<O>(iter, nullptr, count, func);
         tensor_cuda_device_restore(saved);
         return st;
     }
@@ -166,7 +183,7 @@ tensor_status run(tensor_iter_t *iter, const char *func) {
         char *acc = nullptr;
         if (!in_output)
             acc = acc_base + (size_t)((piece->operands[0].data - out0) / (ptrdiff_t)sizeof(out_t)) * sizeof(acc_t);
-        st = launch_piece<O>(piece, acc, func);
+        st = launch_piece<O>(piece, acc, count, func);
     }
     tensor_iter_splitter_free(sp);
     tensor_cuda_free(acc_handle); // stream-ordered: reused only by work queued after the pieces
@@ -253,8 +270,29 @@ tensor_status minmax_like(tensor_iter_t *iter, const char *op, const char *func)
     }
 }
 
+// mean: float inputs only (ops/ rejects integers or asks for a float dtype, which is not
+// instantiated here); float16/bfloat16 divide the float32 sum, then round once; float8 gives
+// float32.
+tensor_status mean_kernel(tensor_iter_t *iter, const char *func) {
+    tensor_status st = check_iter(iter, func);
+    if (st != TENSOR_OK) return st;
+    if (tensor_iter_numel(iter) == 0) return TENSOR_OK;
+    const tensor_dtype in = iter->operands[1].dtype, out = iter->operands[0].dtype;
+    if (out == TENSOR_FLOAT32 && in == TENSOR_FLOAT32) return run<Op<MeanF32, float, float>>(iter, func);
+    if (out == TENSOR_FLOAT32 && in == TENSOR_FLOAT8_E4M3FN) return run<Op<MeanF32, E4M3, float>>(iter, func);
+    if (out == TENSOR_FLOAT32 && in == TENSOR_FLOAT8_E5M2) return run<Op<MeanF32, E5M2, float>>(iter, func);
+    if (out == TENSOR_FLOAT64 && in == TENSOR_FLOAT64) return run<Op<MeanF64, double, double>>(iter, func);
+    if (out == TENSOR_FLOAT16 && in == TENSOR_FLOAT16) return run<Op<MeanF32, Half, Half>>(iter, func);
+    if (out == TENSOR_BFLOAT16 && in == TENSOR_BFLOAT16) return run<Op<MeanF32, BFloat16, BFloat16>>(iter, func);
+    return not_instantiated(iter, "mean", func);
+}
+
 }  // namespace
 
+extern "C" tensor_status tensor_cuda_mean_kernel(tensor_iter_t *iter, const tensor_kernel_params *params) {
+    (void)params;
+    return mean_kernel(iter, "tensor_mean (CUDA)");
+}
 extern "C" tensor_status tensor_cuda_sum_kernel(tensor_iter_t *iter, const tensor_kernel_params *params) {
     (void)params;
     return sum_like<SumF32, SumF64, SumI64>(iter, "sum", "tensor_sum (CUDA)");

@@ -13,6 +13,7 @@ tensor_status tensor_cuda_nansum_kernel(struct tensor_iter *iter, const tensor_k
 tensor_status tensor_cuda_prod_kernel(struct tensor_iter *iter, const tensor_kernel_params *params);
 tensor_status tensor_cuda_amax_kernel(struct tensor_iter *iter, const tensor_kernel_params *params);
 tensor_status tensor_cuda_amin_kernel(struct tensor_iter *iter, const tensor_kernel_params *params);
+tensor_status tensor_cuda_mean_kernel(struct tensor_iter *iter, const tensor_kernel_params *params);
 
 #ifdef __cplusplus
 }

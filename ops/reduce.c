@@ -170,6 +170,10 @@ static tensor_t *mean_impl(const reduce_desc *d, const char *torch, const tensor
                                      d->func, torch, tensor_dtype_name(dtype));
         odt = float_result_dtype(dtype);
     } else {
+        if (!is_float(t->dtype) && d->op == TENSOR_OP_NANMEAN) /* PyTorch's nanmean has its own text */
+            return tensor_error_null(TENSOR_ERR_DTYPE,
+                                     "%s: %s expected input to have floating point or complex dtype but got %s",
+                                     d->func, torch, tensor_dtype_name(t->dtype));
         if (!is_float(t->dtype))
             return tensor_error_null(TENSOR_ERR_DTYPE,
                                      "%s: %s could not infer output dtype. Input dtype must be either a floating point or complex dtype. Got: %s",
@@ -344,8 +348,9 @@ tensor_t *tensor_norm(const tensor_t *t, double p, const int *dims, int ndims, b
         return tensor_error_null(TENSOR_ERR_DTYPE,
                                  "%s: linalg.vector_norm: Expected a floating point or complex tensor as input. Got %s",
                                  func, tensor_dtype_name(t->dtype));
-    /* Orders without an identity (min-like) cannot reduce an empty set. */
-    bool has_identity = !(p < 0);
+    /* Orders without an identity (max- and min-like: inf and negative p) cannot reduce an empty
+     * set; PyTorch raises for them as well. */
+    bool has_identity = !(p < 0 || p == INFINITY);
     if (!has_identity && tensor_numel(t) == 0) {
         tensor_reduce_plan plan;
         if (tensor_reduce_plan_make(t, dims, ndims, keepdim, true, &plan, func) != TENSOR_OK) return NULL;

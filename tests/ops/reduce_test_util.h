@@ -407,7 +407,21 @@ static inline bool rt_bitwise_equal(const tensor_t *a, const tensor_t *b) {
     return eq;
 }
 
-/* Checks a failed call: result NULL (when given), status and a message substring. */
+/* The last error's message must name the function called in `call_text` (its first
+ * identifier, e.g. "tensor_amax"; tensor_sum_dims reports as "tensor_sum"). */
+static inline void rt_check_names_func(const char *call_text) {
+    char name[64];
+    size_t n = strcspn(call_text, "( ");
+    if (n >= sizeof name) n = sizeof name - 1;
+    memcpy(name, call_text, n);
+    name[n] = 0;
+    if (n > 5 && strcmp(name + n - 5, "_dims") == 0 && strcmp(name, "tensor_max_dim") != 0) name[n - 5] = 0;
+    if (strstr(tensor_last_error(), name) == NULL)
+        fail_msg("message \"%s\" does not name %s", tensor_last_error(), name);
+}
+
+/* Checks a failed call: NULL result, the status, a message substring, and that the message
+ * names the function. */
 #define RT_EXPECT_ERROR(call, status, needle)                                                    \
     do {                                                                                         \
         tensor_clear_error();                                                                    \
@@ -417,14 +431,17 @@ static inline bool rt_bitwise_equal(const tensor_t *a, const tensor_t *b) {
             fail_msg("%s succeeded, expected %s", #call, tensor_status_name(status));           \
         }                                                                                        \
         assert_error((status), (needle));                                                        \
+        rt_check_names_func(#call);                                                              \
     } while (0)
 
+/* The same for calls that return a status. */
 #define RT_EXPECT_STATUS(call, status, needle)                                                   \
     do {                                                                                         \
         tensor_clear_error();                                                                    \
         tensor_status rt_s_ = (call);                                                            \
         assert_int_equal(rt_s_, (status));                                                       \
         assert_error((status), (needle));                                                        \
+        rt_check_names_func(#call);                                                              \
     } while (0)
 
 #endif

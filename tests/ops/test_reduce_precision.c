@@ -251,7 +251,78 @@ static void test_sum_random_f32_tolerance(void **state) {
     }
 }
 
+/* Moments and friends over a million elements (threaded paths) against long double. */
+static void test_large_moments_accuracy(void **state) {
+    (void)state;
+    const int64_t n = 1000003;
+    tensor_t *x = tensor_randn(1, &n, 2024, TENSOR_FLOAT32, tensor_cpu());
+    double *v = rt_read_f64(x);
+    long double s = 0, ss = 0, s2 = 0, s1 = 0, mx = -INFINITY;
+    for (int64_t i = 0; i < n; i++) s += v[i], s1 += fabs(v[i]), s2 += (long double)v[i] * v[i];
+    long double mean = s / n;
+    for (int64_t i = 0; i < n; i++) ss += (v[i] - mean) * (v[i] - mean), mx = v[i] > mx ? v[i] : mx;
+    long double lse = 0;
+    for (int64_t i = 0; i < n; i++) lse += expl(v[i] - mx);
+    lse = mx + logl(lse);
+    struct {
+        const char *what;
+        tensor_t *r;
+        long double want;
+        double rtol;
+    } c[] = {
+        {"mean", tensor_mean(x, NULL, 0, false, TENSOR_DTYPE_DEFAULT), mean, 1e-4},
+        {"var", tensor_var(x, NULL, 0, 1, false), ss / (n - 1), 1e-5},
+        {"std", tensor_std(x, RT_INTS(0), 1, 0, false), sqrtl(ss / n), 1e-5},
+        {"norm2", tensor_norm(x, 2, NULL, 0, false), sqrtl(s2), 1e-5},
+        {"norm1", tensor_norm(x, 1, NULL, 0, false), s1, 1e-5},
+        {"logsumexp", tensor_logsumexp(x, RT_INTS(0), 1, false), lse, 1e-6},
+        {"nansum", tensor_nansum(x, NULL, 0, false, TENSOR_DTYPE_DEFAULT), s, 1e-4},
+    };
+    for (int i = 0; i < RT_NELEM(c); i++) {
+        assert_non_null(c[i].r);
+        double got = rt_item(c[i].r);
+        /* mean and sum of randn are near 0: scale their tolerance by sum |x| / n or sum |x| */
+        double scale = i == 0 ? (double)(s1 / n) : i == 6 ? (double)s1 : fabs((double)c[i].want);
+        if (fabs(got - (double)c[i].want) > c[i].rtol * scale)
+            fail_msg("%s of %lld randn floats: got %.9g want %.9Lg", c[i].what, (long long)n, got, c[i].want);
+        tensor_release(c[i].r);
+    }
+    /* the mean of var_mean is the mean */
+    tensor_t *vv = NULL, *mm = NULL;
+    assert_int_equal(tensor_var_mean(x, NULL, 0, 1, false, &vv, &mm), TENSOR_OK);
+    assert_true(fabs(rt_item(mm) - (double)mean) <= 1e-4 * (double)(s1 / n));
+    assert_true(fabs(rt_item(vv) - (double)(ss / (n - 1))) <= 1e-5 * (double)(ss / (n - 1)));
+    tensor_release(vv);
+    tensor_release(mm);
+    free(v);
+    tensor_release(x);
+    /* constants: var exactly 0 and mean exact, over 2^24 + 3 elements (stride 0) */
+    x = expanded_full((INT64_C(1) << 24) + 3, 3.3, TENSOR_FLOAT32);
+    tensor_t *r = tensor_var(x, NULL, 0, 1, false);
+    assert_true(rt_item(r) == 0.0);
+    tensor_release(r);
+    r = tensor_mean(x, NULL, 0, false, TENSOR_DTYPE_DEFAULT);
+    /* Not exact: every 64-element lane of every block rounds the same way, so the blocked sum
+     * drifts by a few ulps (55364852 against 55364820 correctly rounded; PyTorch's cascade has
+     * the same kind of error). Relative 1e-5, as other float32 checks. */
+    if (fabs(rt_item(r) - (double)3.3f) > 1e-5 * 3.3)
+        fail_msg("mean of 2^24+3 x 3.3f: got %.9g", rt_item(r));
+    tensor_release(r);
+    tensor_release(x);
+    /* float16 mean along an outer dim whose sum overflows float16: [70000, 3] of 1 */
+    tensor_t *row = tensor_ones(2, RT_I64(1, 3), TENSOR_FLOAT16, tensor_cpu());
+    x = tensor_expand(row, 2, RT_I64(70000, 3));
+    r = tensor_mean(x, RT_INTS(0), 1, false, TENSOR_DTYPE_DEFAULT);
+    double *g = rt_read_f64(r);
+    for (int i = 0; i < 3; i++) assert_true(g[i] == 1.0);
+    free(g);
+    tensor_release(r);
+    tensor_release(x);
+    tensor_release(row);
+}
+
 static const struct CMUnitTest tests[] = {
+    cmocka_unit_test(test_large_moments_accuracy),
     cmocka_unit_test(test_f32_cascade_sum),
     cmocka_unit_test(test_f32_sum_small_examples),
     cmocka_unit_test(test_f16_bf16_sums_round_once),

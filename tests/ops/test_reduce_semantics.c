@@ -263,8 +263,8 @@ static void test_mean_dtype_rules(void **state) {
     assert_int_equal(tensor_get_dtype(m), TENSOR_FLOAT32);
     assert_true(rt_item(m) == (double)(7.0f / 3.0f));
     tensor_release(m);
-    RT_EXPECT_ERROR(tensor_nanmean(xi, NULL, 0, false, TENSOR_DTYPE_DEFAULT), TENSOR_ERR_DTYPE, "tensor_nanmean");
-    assert_error(TENSOR_ERR_DTYPE, "nanmean()");
+    RT_EXPECT_ERROR(tensor_nanmean(xi, NULL, 0, false, TENSOR_DTYPE_DEFAULT), TENSOR_ERR_DTYPE,
+                    "nanmean(): expected input to have floating point or complex dtype but got int64");
     tensor_t *xb = RT_VEC(TENSOR_BOOL, 1, 0);
     RT_EXPECT_ERROR(tensor_mean(xb, NULL, 0, false, TENSOR_DTYPE_DEFAULT), TENSOR_ERR_DTYPE, "Got: bool");
     tensor_t *xf = RT_VEC(TENSOR_FLOAT32, 1, 2, 4);
