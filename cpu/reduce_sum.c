@@ -207,6 +207,9 @@ typedef void (*row_fn_f64)(const void *x, int64_t n, int64_t index0, cpu_sum_acc
 typedef void (*outer_fn_f64)(const char *in, int64_t row_stride, int64_t size0, int64_t ncols, char *acc,
                              int64_t acc_stride, int64_t index0, bool count);
 
+/* Short contiguous runs, each inside one anchored block (cpu/sum_tmpl.h rows_short). */
+typedef void (*short_fn)(const char *x, int64_t stride, int64_t n, int64_t nrows, char *acc, int64_t acc_stride);
+
 typedef uint64_t (*irow_fn)(const char *p, int64_t n);
 typedef void (*iouter_fn)(const char *in, int64_t row_stride, int64_t size0, int64_t ncols, char *acc,
                           int64_t acc_stride);
@@ -225,6 +228,7 @@ typedef struct sum_ctx {
     outer_fn_f32 outer_f32;
     row_fn_f64 row_f64;
     outer_fn_f64 outer_f64;
+    short_fn short_f32, short_f64;
     irow_fn row_i64;
     iouter_fn outer_i64;
 } sum_ctx;
@@ -249,7 +253,7 @@ ROW_ADAPT(f64_f64_nan, f64, double)
 
 /* ---- float / double loops (one macro, two instantiations) ---- */
 
-#define DEF_FLOAT_SUM(SFX, T, BLOCK, BLOCKFN, BLOCKFN_NAN, COUNTFN)                                \
+#define DEF_FLOAT_SUM(SFX, T, NATIVE_DT, BLOCK, BLOCKFN, BLOCKFN_NAN, COUNTFN)                              \
     /* A strided or converted run: converted one anchored block at a time. */                      \
     static void row_tile_##SFX(const sum_ctx *ctx, const char *in, int64_t stride, int64_t n,      \
                                int64_t index0, cpu_sum_acc_##SFX *acc) {                           \
@@ -317,6 +321,12 @@ ROW_ADAPT(f64_f64_nan, f64, double)
             return;                                                                                \
         }                                                                                          \
         if (is0 == es && ctx->row_##SFX != NULL) { /* inner, contiguous */                          \
+            if (size0 <= BLOCK / 64 && !ctx->count && pos->index_stride1 == 0 &&                   \
+                pos->index0 % BLOCK + size0 <= BLOCK && ctx->short_##SFX != NULL) {                \
+                /* short runs, each inside one block: the same folds as row() */                   \
+                ctx->short_##SFX(data[1], is1, size0, size1, data[0], as1);                        \
+                return;                                                                            \
+            }                                                                                      \
             const row_fn_##SFX row = ctx->row_##SFX;                                               \
             for (int64_t j = 0; j < size1; j++)                                                    \
                 row(data[1] + j * is1, size0, pos->index0 + j * pos->index_stride1,               \
@@ -354,6 +364,15 @@ ROW_ADAPT(f64_f64_nan, f64, double)
                               void *vctx) {                                                        \
         const sum_ctx *ctx = (const sum_ctx *)vctx;                                                \
         const tensor_dtype dt = ctx->base.out_dtype[0];                                            \
+        if ((ctx->mode == MODE_SUM || ctx->mode == MODE_NANSUM) && dt == NATIVE_DT) { /* a plain store (cpu_store_##SFX's case) */ \
+            for (int64_t j = 0; j < size1; j++)                                                    \
+                for (int64_t i = 0; i < size0; i++) {                                              \
+                    const T v = value_##SFX(                                                       \
+                        (const cpu_sum_acc_##SFX *)(data[1] + i * strides[1] + j * strides[3]));   \
+                    memcpy(data[0] + i * strides[0] + j * strides[2], &v, sizeof v);               \
+                }                                                                                  \
+            return;                                                                                \
+        }                                                                                          \
         for (int64_t j = 0; j < size1; j++)                                                        \
             for (int64_t i = 0; i < size0; i++) {                                                  \
                 const cpu_sum_acc_##SFX *a =                                                       \
@@ -376,8 +395,8 @@ ROW_ADAPT(f64_f64_nan, f64, double)
         return tensor_iter_reduce_run(iter, &ops);                                                 \
     }
 
-DEF_FLOAT_SUM(f32, float, BLOCK_F32, block_f32_f32, block_f32_f32_nan, count_f32_f32_nan)
-DEF_FLOAT_SUM(f64, double, BLOCK_F64, block_f64_f64, block_f64_f64_nan, count_f64_f64_nan)
+DEF_FLOAT_SUM(f32, float, TENSOR_FLOAT32, BLOCK_F32, block_f32_f32, block_f32_f32_nan, count_f32_f32_nan)
+DEF_FLOAT_SUM(f64, double, TENSOR_FLOAT64, BLOCK_F64, block_f64_f64, block_f64_f64_nan, count_f64_f64_nan)
 
 /* ---- integer sums (int64, wrapping) ---- */
 
@@ -523,24 +542,29 @@ static tensor_status sum_family(tensor_iter_t *iter, const tensor_kernel_params 
         if (plain && in == TENSOR_FLOAT32) {
             ctx.row_f32 = ctx.nanskip ? f32_f32_nan_rowv : f32_f32_rowv;
             ctx.outer_f32 = ctx.nanskip ? outer_f32_f32_nan : outer_f32_f32;
+            ctx.short_f32 = ctx.nanskip ? rows_short_f32_f32_nan : rows_short_f32_f32;
         } else if (plain && in == TENSOR_FLOAT16) {
             ctx.row_f32 = ctx.nanskip ? f32_f16_nan_rowv : f32_f16_rowv;
             ctx.outer_f32 = ctx.nanskip ? outer_f32_f16_nan : outer_f32_f16;
+            ctx.short_f32 = ctx.nanskip ? rows_short_f32_f16_nan : rows_short_f32_f16;
 #if CPU_SUM_HAVE_F16C
             if (have_f16c()) {
                 ctx.row_f32 = ctx.nanskip ? f32_f16c_nan_rowv : f32_f16c_rowv;
                 ctx.outer_f32 = ctx.nanskip ? outer_f32_f16c_nan : outer_f32_f16c;
+                ctx.short_f32 = ctx.nanskip ? rows_short_f32_f16c_nan : rows_short_f32_f16c;
             }
 #endif
         } else if (plain && in == TENSOR_BFLOAT16) {
             ctx.row_f32 = ctx.nanskip ? f32_bf16_nan_rowv : f32_bf16_rowv;
             ctx.outer_f32 = ctx.nanskip ? outer_f32_bf16_nan : outer_f32_bf16;
+            ctx.short_f32 = ctx.nanskip ? rows_short_f32_bf16_nan : rows_short_f32_bf16;
         }
         return run_f32(iter, &ctx);
     case CPU_VAL_F64:
         if (plain) {
             ctx.row_f64 = ctx.nanskip ? f64_f64_nan_rowv : f64_f64_rowv;
             ctx.outer_f64 = ctx.nanskip ? outer_f64_f64_nan : outer_f64_f64;
+            ctx.short_f64 = ctx.nanskip ? rows_short_f64_f64_nan : rows_short_f64_f64;
         }
         return run_f64(iter, &ctx);
     case CPU_VAL_I64:
