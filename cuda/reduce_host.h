@@ -47,6 +47,11 @@ typedef struct tensor_cuda_reduce_plan {
     /* Elements reduced into each output over the WHOLE iterator (not this piece): mean's
      * project divides by it. */
     int64_t reduce_count;
+    /* Arg-reductions: index of this piece's first reduced element in the whole iterator
+     * (tensor_iter_reduce_index_base; 0 when unsplit), added to the kernel's local index. */
+    int64_t index_base;
+    /* A per-call scalar of the op (norm's p); unused by the others. */
+    double op_param;
 } tensor_cuda_reduce_plan;
 
 /* What the plan's kernel will be: element sizes and unrolling (see reduce_config.h). */

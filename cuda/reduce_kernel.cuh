@@ -5,14 +5,15 @@
 // A functor struct wraps the C functor functions of ops/functors/*.h:
 //   struct Op {
 //     using scalar_t = ...;   // how an input element is stored (uint16_t for float16, ...)
-//     using acc_t = ...;      // float, double or int64_t (anything __shfl_down_sync takes)
-//     static acc_t load(scalar_t);       // convert while loading
+//     using acc_t = ...;      // float, double, int64_t, bool or a struct (moved word-wise)
+//     static val_t load(scalar_t);       // convert while loading (val_t: float, double, int64_t)
 //     static acc_t identity();
-//     static acc_t reduce(acc_t, acc_t x, int64_t index);
+//     static acc_t reduce(acc_t, val_t x, int64_t index, double param); // index: in the whole
+//                                        // iterator; param: the op's scalar (norm's p)
 //     static acc_t combine(acc_t earlier, acc_t later);
 //     using out_t = ...;      // how an output element is stored
-//     static void store(char *dst, acc_t, int64_t count); // project (count: elements per
-//                                                         // output) + convert to the output dtype
+//     static void store(char *dst, acc_t, int64_t count, double param); // project (count:
+//                                        // elements per output) + convert to the output dtype
 //   };
 //
 // Flow of one thread (index mapping: reduce_config.h; every dimension of the block either
@@ -29,6 +30,7 @@
 
 #include <cuda_runtime.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "cuda/reduce_host.h"
 
@@ -61,6 +63,40 @@ __device__ __forceinline__ int64_t shfl_down(int64_t v, int off, unsigned mask) 
     return (int64_t)__shfl_down_sync(mask, (long long)v, off);
 }
 
+// Struct accumulators (argmax's (value, index), nanmean's (sum, count), logsumexp's (max,
+// sum)) and bool: moved as 32-bit words (shuffles) or bytes (L2 loads).
+template <typename T>
+__device__ __forceinline__ T shfl_down(T v, int off, unsigned mask) {
+    constexpr int W = (int)((sizeof(T) + 3) / 4);
+    unsigned w[W];
+#pragma unroll
+    for (int i = 0; i < W; i++) w[i] = 0u;
+    memcpy(w, &v, sizeof(T));
+#pragma unroll
+    for (int i = 0; i < W; i++) w[i] = __shfl_down_sync(mask, w[i], off);
+    T r;
+    memcpy(&r, w, sizeof(T));
+    return r;
+}
+template <typename T>
+__device__ __forceinline__ T load_cg(const T *p) {
+    T r;
+    if constexpr (sizeof(T) % 4 == 0 && alignof(T) >= 4) {
+        unsigned w[sizeof(T) / 4];
+        const unsigned *src = reinterpret_cast<const unsigned *>(p);
+#pragma unroll
+        for (int i = 0; i < (int)(sizeof(T) / 4); i++) w[i] = __ldcg(src + i);
+        memcpy(&r, w, sizeof(T));
+    } else {
+        unsigned char b[sizeof(T)];
+        const unsigned char *src = reinterpret_cast<const unsigned char *>(p);
+#pragma unroll
+        for (int i = 0; i < (int)sizeof(T); i++) b[i] = __ldcg(src + i);
+        memcpy(&r, b, sizeof(T));
+    }
+    return r;
+}
+
 template <class Op, int OVS>
 struct Reducer {
     using scalar_t = typename Op::scalar_t;
@@ -72,6 +108,13 @@ struct Reducer {
 
     const tensor_cuda_reduce_plan &p;
     __device__ Reducer(const tensor_cuda_reduce_plan &plan) : p(plan) {}
+
+    // The functor's reduce with the element's index in the whole iterator (split pieces add
+    // their base) and the op's scalar parameter.
+    template <typename V>
+    __device__ __forceinline__ acc_t red(acc_t a, V x, uint32_t k) const {
+        return Op::reduce(a, x, (int64_t)k + p.index_base, p.op_param);
+    }
 
     __device__ bool x_reduce() const { return p.cfg.input_mult[0] != 0; }
     __device__ bool y_reduce() const { return p.cfg.input_mult[1] != 0; }
@@ -108,21 +151,21 @@ struct Reducer {
             const LoadVec<scalar_t, IN_VEC> a = vdata[idx], b = vdata[idx + step];
 #pragma unroll
             for (int i = 0; i < IN_VEC; i++)
-                acc[i % NACC] = Op::reduce(acc[i % NACC], Op::load(a.v[i]), head + idx * IN_VEC + i);
+                acc[i % NACC] = red(acc[i % NACC], Op::load(a.v[i]), head + idx * IN_VEC + i);
 #pragma unroll
             for (int i = 0; i < IN_VEC; i++)
                 acc[i % NACC] =
-                    Op::reduce(acc[i % NACC], Op::load(b.v[i]), head + (idx + step) * IN_VEC + i);
+                    red(acc[i % NACC], Op::load(b.v[i]), head + (idx + step) * IN_VEC + i);
         }
         if (idx < nvec) {
             const LoadVec<scalar_t, IN_VEC> a = vdata[idx];
 #pragma unroll
             for (int i = 0; i < IN_VEC; i++)
-                acc[i % NACC] = Op::reduce(acc[i % NACC], Op::load(a.v[i]), head + idx * IN_VEC + i);
+                acc[i % NACC] = red(acc[i % NACC], Op::load(a.v[i]), head + idx * IN_VEC + i);
         }
         if (input_idx == 0) {
-            for (uint32_t i = 0; i < head; i++) acc[0] = Op::reduce(acc[0], Op::load(data[i]), i);
-            for (uint32_t i = head + nvec * IN_VEC; i < n; i++) acc[1] = Op::reduce(acc[1], Op::load(data[i]), i);
+            for (uint32_t i = 0; i < head; i++) acc[0] = red(acc[0], Op::load(data[i]), i);
+            for (uint32_t i = head + nvec * IN_VEC; i < n; i++) acc[1] = red(acc[1], Op::load(data[i]), i);
         }
 #pragma unroll
         for (int i = 1; i < NACC; i++) acc[0] = Op::combine(acc[0], acc[i]);
@@ -148,14 +191,14 @@ struct Reducer {
 #pragma unroll
             for (int j = 0; j < VT0; j++)
 #pragma unroll
-                for (int i = 0; i < OVS; i++) acc[j][i] = Op::reduce(acc[j][i], Op::load(v[j].v[i]), idx + j * step);
+                for (int i = 0; i < OVS; i++) acc[j][i] = red(acc[j][i], Op::load(v[j].v[i]), idx + j * step);
         }
 #pragma unroll
         for (int j = 0; j < VT0; j++) {
             if (idx < n) {
                 const LoadVec<scalar_t, OVS> v = *reinterpret_cast<const LoadVec<scalar_t, OVS> *>(base + in_offset(idx));
 #pragma unroll
-                for (int i = 0; i < OVS; i++) acc[j][i] = Op::reduce(acc[j][i], Op::load(v.v[i]), idx);
+                for (int i = 0; i < OVS; i++) acc[j][i] = red(acc[j][i], Op::load(v.v[i]), idx);
             }
             idx += step;
         }
@@ -236,7 +279,7 @@ struct Reducer {
                                  ? reinterpret_cast<acc_t *>(p.acc_buf + (size_t)(o[0] / sizeof(out_t)) * sizeof(acc_t))
                                  : reinterpret_cast<acc_t *>(out);
             if (p.accumulate) v = Op::combine(*partial, v);
-            if (p.final_output) Op::store(out, v, p.reduce_count);
+            if (p.final_output) Op::store(out, v, p.reduce_count, p.op_param);
             else *partial = v;
         }
     }

@@ -6,6 +6,7 @@
 // wrong result). Iterators beyond 32-bit offsets are split (run() below).
 #include <cuda_runtime.h>
 
+#include <cmath>
 #include <cstddef>
 #include <type_traits>
 
@@ -15,11 +16,18 @@
 #include "cuda/reduce_ops.h"
 #include "iterator/iterator.h"
 #include "ops/dispatch.h"
+#include "ops/functors/all.h"
 #include "ops/functors/amax.h"
+#include "ops/functors/any.h"
+#include "ops/functors/argmax.h"
+#include "ops/functors/count_nonzero.h"
+#include "ops/functors/logsumexp.h"
 #include "ops/functors/mean.h"
 #include "ops/functors/nansum.h"
+#include "ops/functors/norm.h"
 #include "ops/functors/prod.h"
 #include "ops/functors/sum.h"
+#include "ops/functors/sum_of_squares.h"
 #include "runtime/dtype.h"
 #include "runtime/dtype_convert.h"
 #include "runtime/error.h"
@@ -70,28 +78,51 @@ __device__ __forceinline__ void store_to(char *p, int64_t v, int16_t *) { *reint
 __device__ __forceinline__ void store_to(char *p, int64_t v, int8_t *) { *reinterpret_cast<int8_t *>(p) = (int8_t)v; }
 __device__ __forceinline__ void store_to(char *p, int64_t v, uint8_t *) { *reinterpret_cast<uint8_t *>(p) = (uint8_t)v; }
 __device__ __forceinline__ void store_to(char *p, int64_t v, Bool *) { *reinterpret_cast<uint8_t *>(p) = (uint8_t)(v != 0); }
+// all / any: a bool result, stored as bool or (uint8 input) as uint8 0/1.
+__device__ __forceinline__ void store_to(char *p, bool v, Bool *) { *reinterpret_cast<uint8_t *>(p) = (uint8_t)v; }
+__device__ __forceinline__ void store_to(char *p, bool v, uint8_t *) { *reinterpret_cast<uint8_t *>(p) = (uint8_t)v; }
 
 // ---- functor families: the C functions of ops/functors/*.h under one C++ name ----
-#define TT_FAMILY(NAME, OP, SFX, T)                                                            \
+// val_t: the element's value type (what load gives); acc_t: the accumulator. reduce and
+// project take the op's scalar parameter (norm's p) and project the element count (mean);
+// families that need neither ignore them.
+#define TT_FAMILY_VA(NAME, OP, SFX, VAL, ACC)                                                   \
     struct NAME {                                                                              \
-        using acc_t = T;                                                                       \
-        static __device__ __forceinline__ T identity() { return tensor_##OP##_##SFX##_identity(); } \
-        static __device__ __forceinline__ T reduce(T a, T x, int64_t i) {                      \
+        using val_t = VAL;                                                                     \
+        using acc_t = ACC;                                                                     \
+        static __device__ __forceinline__ ACC identity() { return tensor_##OP##_##SFX##_identity(); } \
+        static __device__ __forceinline__ ACC reduce(ACC a, VAL x, int64_t i, double) {        \
             return tensor_##OP##_##SFX##_reduce(a, x, i);                                      \
         }                                                                                      \
-        static __device__ __forceinline__ T combine(T a, T b) { return tensor_##OP##_##SFX##_combine(a, b); } \
-        static __device__ __forceinline__ T project(T a, int64_t) { return tensor_##OP##_##SFX##_project(a); } \
+        static __device__ __forceinline__ ACC combine(ACC a, ACC b) { return tensor_##OP##_##SFX##_combine(a, b); } \
+        static __device__ __forceinline__ auto project(ACC a, int64_t, double) {               \
+            return tensor_##OP##_##SFX##_project(a);                                           \
+        }                                                                                      \
     };
+#define TT_FAMILY(NAME, OP, SFX, T) TT_FAMILY_VA(NAME, OP, SFX, T, T)
 // Families whose project needs the number of reduced elements (mean).
 #define TT_FAMILY_COUNT(NAME, OP, SFX, T)                                                      \
     struct NAME {                                                                              \
+        using val_t = T;                                                                       \
         using acc_t = T;                                                                       \
         static __device__ __forceinline__ T identity() { return tensor_##OP##_##SFX##_identity(); } \
-        static __device__ __forceinline__ T reduce(T a, T x, int64_t i) {                      \
+        static __device__ __forceinline__ T reduce(T a, T x, int64_t i, double) {              \
             return tensor_##OP##_##SFX##_reduce(a, x, i);                                      \
         }                                                                                      \
         static __device__ __forceinline__ T combine(T a, T b) { return tensor_##OP##_##SFX##_combine(a, b); } \
-        static __device__ __forceinline__ T project(T a, int64_t n) { return tensor_##OP##_##SFX##_project(a, n); } \
+        static __device__ __forceinline__ T project(T a, int64_t n, double) { return tensor_##OP##_##SFX##_project(a, n); } \
+    };
+// norm with a general p: p in the value type, as the CPU backend (cpu/reduce_ops.c).
+#define TT_FAMILY_NORMP(NAME, SFX, T)                                                          \
+    struct NAME {                                                                              \
+        using val_t = T;                                                                       \
+        using acc_t = T;                                                                       \
+        static __device__ __forceinline__ T identity() { return tensor_normp_##SFX##_identity(); } \
+        static __device__ __forceinline__ T reduce(T a, T x, int64_t i, double p) {            \
+            return tensor_normp_##SFX##_reduce(a, x, i, (T)p);                                 \
+        }                                                                                      \
+        static __device__ __forceinline__ T combine(T a, T b) { return tensor_normp_##SFX##_combine(a, b); } \
+        static __device__ __forceinline__ T project(T a, int64_t, double p) { return tensor_normp_##SFX##_project(a, (T)p); } \
     };
 TT_FAMILY(SumF32, sum, f32, float)
 TT_FAMILY(SumF64, sum, f64, double)
@@ -110,8 +141,63 @@ TT_FAMILY(AminF64, amin, f64, double)
 TT_FAMILY(AminI64, amin, i64, int64_t)
 TT_FAMILY_COUNT(MeanF32, mean, f32, float)
 TT_FAMILY_COUNT(MeanF64, mean, f64, double)
+TT_FAMILY(SumSqF32, sum_of_squares, f32, float)
+TT_FAMILY(SumSqF64, sum_of_squares, f64, double)
+TT_FAMILY(SumSqI64, sum_of_squares, i64, int64_t)
+TT_FAMILY_VA(ArgmaxF32, argmax, f32, float, tensor_validx_f32)
+TT_FAMILY_VA(ArgmaxF64, argmax, f64, double, tensor_validx_f64)
+TT_FAMILY_VA(ArgmaxI64, argmax, i64, int64_t, tensor_validx_i64)
+TT_FAMILY_VA(ArgminF32, argmin, f32, float, tensor_validx_f32)
+TT_FAMILY_VA(ArgminF64, argmin, f64, double, tensor_validx_f64)
+TT_FAMILY_VA(ArgminI64, argmin, i64, int64_t, tensor_validx_i64)
+TT_FAMILY_VA(CountNzF32, count_nonzero, f32, float, int64_t)
+TT_FAMILY_VA(CountNzF64, count_nonzero, f64, double, int64_t)
+TT_FAMILY_VA(CountNzI64, count_nonzero, i64, int64_t, int64_t)
+TT_FAMILY_VA(AllF32, all, f32, float, bool)
+TT_FAMILY_VA(AllF64, all, f64, double, bool)
+TT_FAMILY_VA(AllI64, all, i64, int64_t, bool)
+TT_FAMILY_VA(AnyF32, any, f32, float, bool)
+TT_FAMILY_VA(AnyF64, any, f64, double, bool)
+TT_FAMILY_VA(AnyI64, any, i64, int64_t, bool)
+TT_FAMILY_VA(LseF32, logsumexp, f32, float, tensor_logsumexp_f32)
+TT_FAMILY_VA(LseF64, logsumexp, f64, double, tensor_logsumexp_f64)
+TT_FAMILY(Norm0F32, norm0, f32, float)
+TT_FAMILY(Norm0F64, norm0, f64, double)
+TT_FAMILY(Norm1F32, norm1, f32, float)
+TT_FAMILY(Norm1F64, norm1, f64, double)
+TT_FAMILY(Norm2F32, norm2, f32, float)
+TT_FAMILY(Norm2F64, norm2, f64, double)
+TT_FAMILY(NormInfF32, norminf, f32, float)
+TT_FAMILY(NormInfF64, norminf, f64, double)
+TT_FAMILY(NormNinfF32, normninf, f32, float)
+TT_FAMILY(NormNinfF64, normninf, f64, double)
+TT_FAMILY_NORMP(NormPF32, f32, float)
+TT_FAMILY_NORMP(NormPF64, f64, double)
 #undef TT_FAMILY
+#undef TT_FAMILY_VA
 #undef TT_FAMILY_COUNT
+#undef TT_FAMILY_NORMP
+
+// nanmean: the sum of the non-NaN elements and their count (the CPU's cpu_nanmean_acc, less
+// its compensation); project divides (0 / 0 = NaN for an all-NaN row).
+template <typename T>
+struct NanmeanAcc {
+    T sum;
+    int64_t n;
+};
+template <typename T>
+struct Nanmean {
+    using val_t = T;
+    using acc_t = NanmeanAcc<T>;
+    static __device__ __forceinline__ acc_t identity() { return acc_t{(T)0, 0}; }
+    static __device__ __forceinline__ acc_t reduce(acc_t a, T x, int64_t, double) {
+        return x != x ? a : acc_t{a.sum + x, a.n + 1};
+    }
+    static __device__ __forceinline__ acc_t combine(acc_t a, acc_t b) { return acc_t{a.sum + b.sum, a.n + b.n}; }
+    static __device__ __forceinline__ T project(acc_t a, int64_t, double) { return a.sum / (T)a.n; }
+};
+using NanmeanF32 = Nanmean<float>;
+using NanmeanF64 = Nanmean<double>;
 
 // The Op struct of reduce_kernel.cuh: a family + an input storage type + an output type.
 template <class F, typename In, typename Out>
@@ -119,12 +205,15 @@ struct Op {
     using scalar_t = In;
     using out_t = Out;
     using acc_t = typename F::acc_t;
-    static __device__ __forceinline__ acc_t load(In x) { return load_as<acc_t>(x); }
+    using val_t = typename F::val_t;
+    static __device__ __forceinline__ val_t load(In x) { return load_as<val_t>(x); }
     static __device__ __forceinline__ acc_t identity() { return F::identity(); }
-    static __device__ __forceinline__ acc_t reduce(acc_t a, acc_t x, int64_t i) { return F::reduce(a, x, i); }
+    static __device__ __forceinline__ acc_t reduce(acc_t a, val_t x, int64_t i, double prm) {
+        return F::reduce(a, x, i, prm);
+    }
     static __device__ __forceinline__ acc_t combine(acc_t a, acc_t b) { return F::combine(a, b); }
-    static __device__ __forceinline__ void store(char *p, acc_t v, int64_t count) {
-        store_to(p, F::project(v, count), static_cast<Out *>(nullptr));
+    static __device__ __forceinline__ void store(char *p, acc_t v, int64_t count, double prm) {
+        store_to(p, F::project(v, count, prm), static_cast<Out *>(nullptr));
     }
 };
 
@@ -132,7 +221,8 @@ struct Op {
 // staging block back right after the launch: the cache hands it out again only on the same
 // stream, i.e. to work queued after this kernel.
 template <class O>
-tensor_status launch_piece(const tensor_iter_t *iter, char *acc_buf, int64_t reduce_count, const char *func) {
+tensor_status launch_piece(const tensor_iter_t *iter, char *acc_buf, int64_t reduce_count, double param,
+                           const char *func) {
     tensor_cuda_reduce_kind kind = {(int)sizeof(typename O::scalar_t), (int)sizeof(typename O::acc_t)};
     tensor_cuda_reduce_plan plan;
     void *staging = nullptr;
@@ -148,7 +238,7 @@ tensor_status launch_piece(const tensor_iter_t *iter, char *acc_buf, int64_t red
 // iterator's splitter (in order on one stream, which the accumulate/final_output protocol
 // relies on), with an accumulation buffer when the output cannot hold partials.
 template <class O>
-tensor_status run(tensor_iter_t *iter, const char *func) {
+tensor_status run(tensor_iter_t *iter, const char *func, double param = 0.0) {
     using acc_t = typename O::acc_t;
     using out_t = typename O::out_t;
     int saved;
@@ -156,7 +246,7 @@ tensor_status run(tensor_iter_t *iter, const char *func) {
     tensor_status st = TENSOR_OK;
     const int64_t count = tensor_iter_numel(iter) / tensor_iter_num_output_elements(iter);
     if (tensor_iter_fits_index_limit(iter, tensor_cuda_reduce_index_limit)) {
-        st = launch_piece<O>(iter, nullptr, count, func);
+        st = launch_piece<O>(iter, nullptr, count, param, func);
         tensor_cuda_device_restore(saved);
         return st;
     }
@@ -183,7 +273,7 @@ tensor_status run(tensor_iter_t *iter, const char *func) {
         char *acc = nullptr;
         if (!in_output)
             acc = acc_base + (size_t)((piece->operands[0].data - out0) / (ptrdiff_t)sizeof(out_t)) * sizeof(acc_t);
-        st = launch_piece<O>(piece, acc, count, func);
+        st = launch_piece<O>(piece, acc, count, param, func);
     }
     tensor_iter_splitter_free(sp);
     tensor_cuda_free(acc_handle); // stream-ordered: reused only by work queued after the pieces
@@ -270,28 +360,135 @@ tensor_status minmax_like(tensor_iter_t *iter, const char *op, const char *func)
     }
 }
 
-// mean: float inputs only (ops/ rejects integers or asks for a float dtype, which is not
-// instantiated here); float16/bfloat16 divide the float32 sum, then round once; float8 gives
-// float32.
-tensor_status mean_kernel(tensor_iter_t *iter, const char *func) {
+// mean-like ops (mean, nanmean, norm): float inputs only (ops/ rejects integers or asks for
+// a float dtype, which is not instantiated here); float16/bfloat16 accumulate in float32 and
+// round once; float8 gives float32.
+template <class F32, class F64>
+tensor_status float_like(tensor_iter_t *iter, const char *op, const char *func, double param = 0.0) {
     tensor_status st = check_iter(iter, func);
     if (st != TENSOR_OK) return st;
     if (tensor_iter_numel(iter) == 0) return TENSOR_OK;
     const tensor_dtype in = iter->operands[1].dtype, out = iter->operands[0].dtype;
-    if (out == TENSOR_FLOAT32 && in == TENSOR_FLOAT32) return run<Op<MeanF32, float, float>>(iter, func);
-    if (out == TENSOR_FLOAT32 && in == TENSOR_FLOAT8_E4M3FN) return run<Op<MeanF32, E4M3, float>>(iter, func);
-    if (out == TENSOR_FLOAT32 && in == TENSOR_FLOAT8_E5M2) return run<Op<MeanF32, E5M2, float>>(iter, func);
-    if (out == TENSOR_FLOAT64 && in == TENSOR_FLOAT64) return run<Op<MeanF64, double, double>>(iter, func);
-    if (out == TENSOR_FLOAT16 && in == TENSOR_FLOAT16) return run<Op<MeanF32, Half, Half>>(iter, func);
-    if (out == TENSOR_BFLOAT16 && in == TENSOR_BFLOAT16) return run<Op<MeanF32, BFloat16, BFloat16>>(iter, func);
-    return not_instantiated(iter, "mean", func);
+    if (out == TENSOR_FLOAT32 && in == TENSOR_FLOAT32) return run<Op<F32, float, float>>(iter, func, param);
+    if (out == TENSOR_FLOAT32 && in == TENSOR_FLOAT8_E4M3FN) return run<Op<F32, E4M3, float>>(iter, func, param);
+    if (out == TENSOR_FLOAT32 && in == TENSOR_FLOAT8_E5M2) return run<Op<F32, E5M2, float>>(iter, func, param);
+    if (out == TENSOR_FLOAT64 && in == TENSOR_FLOAT64) return run<Op<F64, double, double>>(iter, func, param);
+    if (out == TENSOR_FLOAT16 && in == TENSOR_FLOAT16) return run<Op<F32, Half, Half>>(iter, func, param);
+    if (out == TENSOR_BFLOAT16 && in == TENSOR_BFLOAT16) return run<Op<F32, BFloat16, BFloat16>>(iter, func, param);
+    return not_instantiated(iter, op, func);
+}
+
+// logsumexp: as float_like, plus integer and bool inputs converted to float32 (as PyTorch).
+tensor_status logsumexp_kernel(tensor_iter_t *iter, const char *func) {
+    tensor_status st = check_iter(iter, func);
+    if (st != TENSOR_OK) return st;
+    if (tensor_iter_numel(iter) == 0) return TENSOR_OK;
+    const tensor_dtype in = iter->operands[1].dtype, out = iter->operands[0].dtype;
+    if (out == TENSOR_FLOAT32) {
+        switch (in) {
+        case TENSOR_BOOL: return run<Op<LseF32, Bool, float>>(iter, func);
+        case TENSOR_UINT8: return run<Op<LseF32, uint8_t, float>>(iter, func);
+        case TENSOR_INT8: return run<Op<LseF32, int8_t, float>>(iter, func);
+        case TENSOR_INT16: return run<Op<LseF32, int16_t, float>>(iter, func);
+        case TENSOR_INT32: return run<Op<LseF32, int32_t, float>>(iter, func);
+        case TENSOR_INT64: return run<Op<LseF32, int64_t, float>>(iter, func);
+        default: break;
+        }
+    }
+    return float_like<LseF32, LseF64>(iter, "logsumexp", func);
+}
+
+// Ops with a fixed output dtype whose value type follows the input (count_nonzero, argmax,
+// argmin: int64; all/any: bool, or uint8 for a uint8 input): every input dtype, compared
+// exactly in float (16-bit and 8-bit floats widen exactly), double or int64.
+template <class F32, class F64, class I64, typename Out>
+tensor_status by_input(tensor_iter_t *iter, const char *op, const char *func) {
+    const tensor_dtype in = iter->operands[1].dtype;
+    switch (in) {
+    case TENSOR_BOOL: return run<Op<I64, Bool, Out>>(iter, func);
+    case TENSOR_UINT8: return run<Op<I64, uint8_t, Out>>(iter, func);
+    case TENSOR_INT8: return run<Op<I64, int8_t, Out>>(iter, func);
+    case TENSOR_INT16: return run<Op<I64, int16_t, Out>>(iter, func);
+    case TENSOR_INT32: return run<Op<I64, int32_t, Out>>(iter, func);
+    case TENSOR_INT64: return run<Op<I64, int64_t, Out>>(iter, func);
+    case TENSOR_FLOAT32: return run<Op<F32, float, Out>>(iter, func);
+    case TENSOR_FLOAT64: return run<Op<F64, double, Out>>(iter, func);
+    case TENSOR_FLOAT16: return run<Op<F32, Half, Out>>(iter, func);
+    case TENSOR_BFLOAT16: return run<Op<F32, BFloat16, Out>>(iter, func);
+    case TENSOR_FLOAT8_E4M3FN: return run<Op<F32, E4M3, Out>>(iter, func);
+    case TENSOR_FLOAT8_E5M2: return run<Op<F32, E5M2, Out>>(iter, func);
+    default: return not_instantiated(iter, op, func);
+    }
+}
+
+template <class F32, class F64, class I64>
+tensor_status to_int64(tensor_iter_t *iter, const char *op, const char *func) {
+    tensor_status st = check_iter(iter, func);
+    if (st != TENSOR_OK) return st;
+    if (tensor_iter_numel(iter) == 0) return TENSOR_OK;
+    if (iter->operands[0].dtype != TENSOR_INT64) return not_instantiated(iter, op, func);
+    return by_input<F32, F64, I64, int64_t>(iter, op, func);
+}
+
+template <class F32, class F64, class I64>
+tensor_status all_any(tensor_iter_t *iter, const char *op, const char *func) {
+    tensor_status st = check_iter(iter, func);
+    if (st != TENSOR_OK) return st;
+    if (tensor_iter_numel(iter) == 0) return TENSOR_OK;
+    const tensor_dtype out = iter->operands[0].dtype;
+    if (out == TENSOR_BOOL) return by_input<F32, F64, I64, Bool>(iter, op, func);
+    if (out == TENSOR_UINT8) return by_input<F32, F64, I64, uint8_t>(iter, op, func);
+    return not_instantiated(iter, op, func);
 }
 
 }  // namespace
 
+extern "C" tensor_status tensor_cuda_nanmean_kernel(tensor_iter_t *iter, const tensor_kernel_params *params) {
+    (void)params;
+    return float_like<NanmeanF32, NanmeanF64>(iter, "nanmean", "tensor_nanmean (CUDA)");
+}
+extern "C" tensor_status tensor_cuda_sum_of_squares_kernel(tensor_iter_t *iter, const tensor_kernel_params *params) {
+    (void)params;
+    return sum_like<SumSqF32, SumSqF64, SumSqI64>(iter, "sum_of_squares", "tensor_sum_of_squares (CUDA)");
+}
+extern "C" tensor_status tensor_cuda_argmax_kernel(tensor_iter_t *iter, const tensor_kernel_params *params) {
+    (void)params;
+    return to_int64<ArgmaxF32, ArgmaxF64, ArgmaxI64>(iter, "argmax", "tensor_argmax (CUDA)");
+}
+extern "C" tensor_status tensor_cuda_argmin_kernel(tensor_iter_t *iter, const tensor_kernel_params *params) {
+    (void)params;
+    return to_int64<ArgminF32, ArgminF64, ArgminI64>(iter, "argmin", "tensor_argmin (CUDA)");
+}
+extern "C" tensor_status tensor_cuda_count_nonzero_kernel(tensor_iter_t *iter, const tensor_kernel_params *params) {
+    (void)params;
+    return to_int64<CountNzF32, CountNzF64, CountNzI64>(iter, "count_nonzero", "tensor_count_nonzero (CUDA)");
+}
+extern "C" tensor_status tensor_cuda_all_kernel(tensor_iter_t *iter, const tensor_kernel_params *params) {
+    (void)params;
+    return all_any<AllF32, AllF64, AllI64>(iter, "all", "tensor_all (CUDA)");
+}
+extern "C" tensor_status tensor_cuda_any_kernel(tensor_iter_t *iter, const tensor_kernel_params *params) {
+    (void)params;
+    return all_any<AnyF32, AnyF64, AnyI64>(iter, "any", "tensor_any (CUDA)");
+}
+extern "C" tensor_status tensor_cuda_logsumexp_kernel(tensor_iter_t *iter, const tensor_kernel_params *params) {
+    (void)params;
+    return logsumexp_kernel(iter, "tensor_logsumexp (CUDA)");
+}
+// norm: the functor picked from p once per call, as the CPU backend (cpu/reduce_ops.c).
+extern "C" tensor_status tensor_cuda_norm_kernel(tensor_iter_t *iter, const tensor_kernel_params *params) {
+    const char *func = "tensor_norm (CUDA)";
+    const double p = params ? params->p : 2.0;
+    if (p == 0.0) return float_like<Norm0F32, Norm0F64>(iter, "norm", func);
+    if (p == 1.0) return float_like<Norm1F32, Norm1F64>(iter, "norm", func);
+    if (p == 2.0) return float_like<Norm2F32, Norm2F64>(iter, "norm", func);
+    if (p == INFINITY) return float_like<NormInfF32, NormInfF64>(iter, "norm", func);
+    if (p == -INFINITY) return float_like<NormNinfF32, NormNinfF64>(iter, "norm", func);
+    return float_like<NormPF32, NormPF64>(iter, "norm", func, p);
+}
 extern "C" tensor_status tensor_cuda_mean_kernel(tensor_iter_t *iter, const tensor_kernel_params *params) {
     (void)params;
-    return mean_kernel(iter, "tensor_mean (CUDA)");
+    return float_like<MeanF32, MeanF64>(iter, "mean", "tensor_mean (CUDA)");
 }
 extern "C" tensor_status tensor_cuda_sum_kernel(tensor_iter_t *iter, const tensor_kernel_params *params) {
     (void)params;
