@@ -8,6 +8,7 @@
 
 #include "runtime/device.h"
 #include "runtime/status.h"
+#include "runtime/tensor.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -22,6 +23,10 @@ void tensor_cuda_free(void *handle);
 /* cudaMemcpy in any direction; kinds inferred from the devices. Errors name func. */
 tensor_status tensor_cuda_memcpy(void *dst, tensor_device dst_device, const void *src, tensor_device src_device,
                                  size_t nbytes, const char *func);
+/* dst[...] = src[...] converted to dst's dtype (runtime/copy.c's rules), for two tensors of the
+ * same shape on the same CUDA device, any strides (src may be expanded), on the device's current
+ * stream (asynchronous). Both borrowed. The elementwise engine does it (cuda/copy.cu). */
+tensor_status tensor_cuda_copy(tensor_t *dst, const tensor_t *src, const char *func);
 
 #ifdef __cplusplus
 }

@@ -1,8 +1,9 @@
 /* Copies between layouts, dtypes and devices. The general CPU path walks both tensors with an
- * index counter and converts element by element; the fast elementwise engine (issue 6) will
- * replace it for large strided copies. */
+ * index counter and converts element by element; CUDA -> CUDA copies that are not one plain
+ * memcpy run on the CUDA elementwise engine (tensor_cuda_copy, cuda/copy.cu). */
 #include <string.h>
 
+#include "cuda/cuda_backend.h"
 #include "runtime/error.h"
 #include "runtime/tensor_impl.h"
 
@@ -50,13 +51,6 @@ tensor_status tensor_copy_cpu(tensor_t *dst, const tensor_t *src, const char *fu
     return TENSOR_OK;
 }
 
-
-static tensor_status not_yet_strided_cuda(const char *func) {
-    return tensor_error(TENSOR_ERR_NOT_IMPLEMENTED,
-                        "%s: strided or dtype-converting copies from CUDA to CUDA are not yet implemented "
-                        "(they arrive with the CUDA elementwise engine); copy to the CPU first",
-                        func);
-}
 
 /* A CPU tensor with src's sizes and strides over a host copy of the device memory src spans
  * (from its first to its last element): one download, then any layout or dtype work happens
@@ -108,8 +102,18 @@ tensor_t *tensor_copy_as(const tensor_t *src, tensor_dtype dtype, tensor_device 
             st = tensor_copy_cpu(out, staged, func);
             tensor_release(staged);
         }
+    } else if (tensor_device_equal(sdev, device)) {
+        /* Layout and dtype work on the device, in one kernel: nothing is staged. */
+        st = tensor_cuda_copy(out, src, func);
     } else {
-        st = not_yet_strided_cuda(func);
+        /* Another CUDA device: gather and convert on src's device, then one peer copy. */
+        tensor_t *staged = tensor_copy_as(src, dtype, sdev, func);
+        if (staged == NULL) st = tensor_last_status();
+        else {
+            st = tensor_memcpy(tensor_data(out), device, tensor_data(staged), sdev,
+                               (size_t)tensor_numel(src) * tensor_dtype_size(dtype), func);
+            tensor_release(staged);
+        }
     }
     if (st != TENSOR_OK) {
         tensor_release(out);

@@ -58,6 +58,12 @@ tensor_status tensor_cuda_memcpy(void *dst, tensor_device dst_device, const void
     return tensor_error(TENSOR_ERR_DEVICE, "%s: copy involving a CUDA device: tinytensor was built without CUDA", func);
 }
 
+tensor_status tensor_cuda_copy(tensor_t *dst, const tensor_t *src, const char *func) {
+    (void)dst;
+    (void)src;
+    return tensor_error(TENSOR_ERR_DEVICE, "%s: copy on a CUDA device: tinytensor was built without CUDA", func);
+}
+
 #else
 /* ISO C forbids an empty translation unit. */
 typedef int tensor_no_cuda_unused;
