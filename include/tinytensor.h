@@ -7,6 +7,7 @@
 #include "runtime/runtime.h"
 #include "iterator/iterator.h"
 #include "ops/ops.h"
+#include "ops/elementwise.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -17,6 +17,11 @@ static const char *const op_names[TENSOR_NUM_OPS] = {
     [TENSOR_OP_COUNT_NONZERO] = "count_nonzero",
     [TENSOR_OP_ALL] = "all",         [TENSOR_OP_ANY] = "any",
     [TENSOR_OP_SUM_OF_SQUARES] = "sum_of_squares",
+    [TENSOR_OP_EW_UNARY] = "elementwise unary op",
+    [TENSOR_OP_EW_BINARY] = "elementwise binary op",
+    [TENSOR_OP_EW_TERNARY] = "elementwise ternary op",
+    [TENSOR_OP_EW_COPY] = "copy",
+    [TENSOR_OP_EW_FILL] = "fill",
 };
 
 const char *tensor_op_name(tensor_op op) {

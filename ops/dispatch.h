@@ -7,6 +7,8 @@
 #ifndef TENSOR_DISPATCH_H
 #define TENSOR_DISPATCH_H
 
+#include <stdint.h>
+
 #include "runtime/device.h"
 #include "runtime/export.h"
 #include "runtime/status.h"
@@ -37,6 +39,13 @@ typedef enum tensor_op {
     TENSOR_OP_ALL,
     TENSOR_OP_ANY,
     TENSOR_OP_SUM_OF_SQUARES, /* the worked example of docs/functors.md */
+    /* Elementwise: one slot per arity; params->ew_op (a tensor_ew_op of ops/elementwise.h)
+     * says which op. docs/elementwise.md is the backend's contract. */
+    TENSOR_OP_EW_UNARY,   /* 1 output, 1 input */
+    TENSOR_OP_EW_BINARY,  /* 1 output, 2 inputs */
+    TENSOR_OP_EW_TERNARY, /* 1 output, 3 inputs: WHERE (cond, a, b), CLAMP (x, lo, hi) */
+    TENSOR_OP_EW_COPY,    /* 1 output, 1 input: convert (cast) and copy, any dtype pair */
+    TENSOR_OP_EW_FILL,    /* 1 output, no input: params->scalar / scalar_i */
     TENSOR_NUM_OPS
 } tensor_op;
 
@@ -46,6 +55,15 @@ typedef struct tensor_kernel_params {
     double correction; /* VAR_MEAN: the denominator is max(0, N - correction) */
     int take_sqrt;     /* VAR_MEAN: 1 gives std instead of var */
     double factor;     /* MEAN/NANMEAN: unused by CPU (it divides by the count) */
+    /* ---- elementwise (TENSOR_OP_EW_*); appended, so {0} and positional initialisers of the
+     * fields above still work ---- */
+    int ew_op;         /* a tensor_ew_op (ops/elementwise.h) */
+    int ew_dtype;      /* a tensor_dtype: the op's common dtype. Inputs are converted to it, then to
+                        * its compute type (ops/functors/ew_common.h), never to iter->common_dtype */
+    double scalar;     /* ADD/SUB: alpha when the compute type is floating; FILL: the value
+                        * for floating outputs */
+    int64_t scalar_i;  /* ADD/SUB: alpha when the compute type is int64 (ints, bool); FILL: the
+                        * value for integer and bool outputs (already cast by ops/) */
 } tensor_kernel_params;
 
 /* A kernel runs one built iterator (outputs already allocated, numel > 0) on its device. */
