@@ -14,7 +14,7 @@ namespace {
 
 using namespace tt_loops;
 
-template <typename T> struct Identity {
+template <typename T> struct Identity : tt_loops::DirectCasts<T> {
     using arg_t = T;
     using res_t = T;
     static constexpr int nin = 1;

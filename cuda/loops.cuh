@@ -5,8 +5,14 @@
 //     OutS, InS   storage types (cuda/loops_types.cuh) the kernel is compiled for: the output's
 //                 and every input's. Operands of other dtypes take the dynamic-casting path.
 //     op          a functor: res_t operator()(arg_t, ..., arg_t) const (NIN arguments), with
-//                 member types arg_t / res_t (compute types) and `static constexpr int nin`.
+//                 member types arg_t / res_t (compute types) and `static constexpr int nin`,
+//                 and the conversions of the dynamic-casting path (the op's semantics decide
+//                 them, e.g. "round to the common dtype first"):
+//                   __host__ __device__ arg_t load(int i, const char *p, tensor_dtype dt) const;
+//                   __device__ void store(char *p, tensor_dtype dt, res_t r) const;
 //                 Passed to the kernel by value, so it may carry scalar parameters.
+//                 The typed paths use cvt<arg_t>(InS) and cvt<OutS>(res_t): callers pick
+//                 InS/OutS so that these equal load/store for operands of those dtypes.
 //
 // Kernels, picked on the host per launch (docs/cuda_elementwise.md has the decision table):
 //   vec_kernel<VEC, CONTIG=true>   every operand dense and 1-D: VEC-wide aligned accesses
@@ -17,9 +23,7 @@
 //   unrolled_kernel<DYN>           anything else (transposed, sliced with odd strides), and
 //                                  every operand dtype mismatch (DYN: convert while loading and
 //                                  storing, by a run-time switch): per-element offsets.
-//                                  An input of another dtype is converted to InS (the op's
-//                                  dtype), then to arg_t; the result to OutS, then to the
-//                                  output's dtype: the rounding steps of PyTorch's casts.
+//                                  DYN does not depend on OutS/InS: one instantiation per op.
 // Inputs that are 0-d CPU tensors are read once on the host and passed by value (mode VALUE).
 // Iterators whose offsets do not fit 32 bits are split (tensor_iter_splitter) and each piece
 // launched with 32-bit indexing, as PyTorch's gpu_kernel.
@@ -54,6 +58,14 @@ template <int NIN, typename A> struct Inputs {
     A value[N];
     uint8_t mode[N];
     tensor_dtype dtype[N]; // read by the dynamic-casting path only
+};
+
+// load/store of the dynamic-casting path for ops that convert straight between the operand's
+// dtype and the compute type A (cvt's rules: runtime/copy.c's). Ops with other rules
+// (elementwise: through the common dtype) define their own.
+template <typename A, typename R = A> struct DirectCasts {
+    __host__ __device__ __forceinline__ A load(int, const char *p, tensor_dtype dt) const { return load_dyn<A>(p, dt); }
+    __device__ __forceinline__ void store(char *p, tensor_dtype dt, R r) const { store_dyn(p, dt, r); }
 };
 
 // VEC elements moved by one access; the alignment makes the compiler emit one LDG/STG.128/64.
@@ -162,7 +174,7 @@ unrolled_kernel(uint32_t n, Op op, tensor_offset_calc calc, char *out, tensor_dt
         for (int i = 0; i < NIN; i++) {
             const char *p = in.ptr[i] + off[i + 1];
             if (in.mode[i] == IN_VALUE) args[u][i] = in.value[i];
-            else if (DYN) args[u][i] = cvt<A>(load_dyn<InS>(p, in.dtype[i])); // via InS: the op's dtype
+            else if constexpr (DYN) args[u][i] = op.load(i, p, in.dtype[i]); // run-time dtype switch
             else args[u][i] = cvt<A>(*reinterpret_cast<const InS *>(p));
         }
     }
@@ -170,7 +182,7 @@ unrolled_kernel(uint32_t n, Op op, tensor_offset_calc calc, char *out, tensor_dt
     for (int u = 0; u < U; u++) {
         if (first + u * kThreads >= n) break;
         const typename Op::res_t r = apply(op, args[u]);
-        if (DYN) store_dyn(out + out_off[u], out_dtype, cvt<OutS>(r)); // rounded to OutS, then cast
+        if constexpr (DYN) op.store(out + out_off[u], out_dtype, r);
         else *reinterpret_cast<OutS *>(out + out_off[u]) = cvt<OutS>(r);
     }
 }
@@ -251,7 +263,7 @@ tensor_status launch_piece(const tensor_iter_t *it, const Op &op, bool raw_bits,
                     memcpy(&w, o.data, sizeof w);
                     in.value[a - 1] = cvt<A>(w);
                 } else {
-                    in.value[a - 1] = cvt<A>(load_host<InS>(o.data, o.dtype));
+                    in.value[a - 1] = op.load(a - 1, o.data, o.dtype); // host memory: read here
                 }
                 in.ptr[a - 1] = nullptr;
                 continue;
@@ -295,8 +307,8 @@ tensor_status launch_piece(const tensor_iter_t *it, const Op &op, bool raw_bits,
             if (in.mode[i] == IN_BCAST0) in.mode[i] = IN_LOAD; // per-element offsets handle stride 0
         if (tensor_offset_calc_make(ndim, shape, NIN + 1, sp, &calc) != TENSOR_OK) return tensor_last_status();
         const uint32_t grid = blocks_for(n, (uint64_t)kThreads * 4);
-        if (dyn)
-            unrolled_kernel<true, Op, OutS, InS><<<grid, kThreads, 0, stream>>>((uint32_t)n, op, calc,
+        if (dyn) // char, char: the dynamic kernel reads no storage type, so ops share it
+            unrolled_kernel<true, Op, char, char><<<grid, kThreads, 0, stream>>>((uint32_t)n, op, calc,
                                                                              it->operands[0].data, it->operands[0].dtype, in);
         else
             unrolled_kernel<false, Op, OutS, InS><<<grid, kThreads, 0, stream>>>((uint32_t)n, op, calc,

@@ -119,9 +119,9 @@ template <typename To, typename From> __host__ __device__ __forceinline__ To cvt
     else return from_f64<To>(f64_of(x));
 }
 
-// Loads one element of run-time dtype `dt` at p as A (the dynamic-casting path). The switch is
-// on a kernel argument, so every thread of a warp takes the same branch.
-template <typename A> __device__ __forceinline__ A load_dyn(const char *p, tensor_dtype dt) {
+// Loads one element of run-time dtype `dt` at p as A (the dynamic-casting path; on the host, a
+// 0-d CPU operand). The switch is on a kernel argument: every thread of a warp takes one branch.
+template <typename A> __host__ __device__ __forceinline__ A load_dyn(const char *p, tensor_dtype dt) {
     switch (dt) {
     case TENSOR_BOOL: return cvt<A>(*reinterpret_cast<const Bool *>(p));
     case TENSOR_UINT8: return cvt<A>(*reinterpret_cast<const uint8_t *>(p));
@@ -152,25 +152,6 @@ template <typename R> __device__ __forceinline__ void store_dyn(char *p, tensor_
     case TENSOR_FLOAT64: *reinterpret_cast<double *>(p) = cvt<double>(v); break;
     case TENSOR_FLOAT8_E4M3FN: *reinterpret_cast<E4M3 *>(p) = cvt<E4M3>(v); break;
     default: *reinterpret_cast<E5M2 *>(p) = cvt<E5M2>(v); break;
-    }
-}
-
-// The same load on the host: a 0-d CPU operand of a CUDA op is read once, converted to the
-// compute type, and passed to the kernel by value.
-template <typename A> inline A load_host(const char *p, tensor_dtype dt) {
-    switch (dt) {
-    case TENSOR_BOOL: return cvt<A>(*reinterpret_cast<const Bool *>(p));
-    case TENSOR_UINT8: return cvt<A>(*reinterpret_cast<const uint8_t *>(p));
-    case TENSOR_INT8: return cvt<A>(*reinterpret_cast<const int8_t *>(p));
-    case TENSOR_INT16: return cvt<A>(*reinterpret_cast<const int16_t *>(p));
-    case TENSOR_INT32: return cvt<A>(*reinterpret_cast<const int32_t *>(p));
-    case TENSOR_INT64: return cvt<A>(*reinterpret_cast<const int64_t *>(p));
-    case TENSOR_FLOAT16: return cvt<A>(*reinterpret_cast<const Half *>(p));
-    case TENSOR_BFLOAT16: return cvt<A>(*reinterpret_cast<const BFloat16 *>(p));
-    case TENSOR_FLOAT32: return cvt<A>(*reinterpret_cast<const float *>(p));
-    case TENSOR_FLOAT64: return cvt<A>(*reinterpret_cast<const double *>(p));
-    case TENSOR_FLOAT8_E4M3FN: return cvt<A>(*reinterpret_cast<const E4M3 *>(p));
-    default: return cvt<A>(*reinterpret_cast<const E5M2 *>(p));
     }
 }
 

@@ -1,0 +1,49 @@
+// Binary arithmetic on CUDA: add, sub (with alpha), mul, div (true, floor, trunc), remainder,
+// pow. The functors are ops/functors/ew_arith.h's, except add/sub in floating point (below).
+#include "cuda/elementwise_ops.cuh"
+#include "cuda/elementwise_ops.h"
+
+namespace {
+using namespace tt_ew;
+
+// a + alpha * b with the product rounded on its own: nvcc would contract the C functor's
+// expression into one FMA (-fmad=true is its default), which rounds once and so differs from
+// the CPU backend (C11 mode: no contraction) whenever alpha != 1. __fmul_rn is never fused.
+__device__ __forceinline__ float add_f32(float a, float b, float al) { return __fadd_rn(a, __fmul_rn(al, b)); }
+__device__ __forceinline__ double add_f64(double a, double b, double al) { return __dadd_rn(a, __dmul_rn(al, b)); }
+__device__ __forceinline__ float sub_f32(float a, float b, float al) { return __fsub_rn(a, __fmul_rn(al, b)); }
+__device__ __forceinline__ double sub_f64(double a, double b, double al) { return __dsub_rn(a, __dmul_rn(al, b)); }
+
+TT_EW_OP2A(AddF32, add_f32, float)
+TT_EW_OP2A(AddF64, add_f64, double)
+TT_EW_OP2A(AddI64, tensor_ew_add_i64, int64_t)
+using Add = Family<AddF32, AddF64, AddI64>;
+TT_EW_OP2A(SubF32, sub_f32, float)
+TT_EW_OP2A(SubF64, sub_f64, double)
+TT_EW_OP2A(SubI64, tensor_ew_sub_i64, int64_t)
+using Sub = Family<SubF32, SubF64, SubI64>;
+TT_EW_FAMILY2_T(Mul, tensor_ew_mul)
+TT_EW_OP2(DivF32, tensor_ew_div_f32, float, float)
+TT_EW_OP2(DivF64, tensor_ew_div_f64, double, double)
+using Div = Family<DivF32, DivF64, void>;
+TT_EW_FAMILY2_T(DivFloor, tensor_ew_div_floor)
+TT_EW_FAMILY2_T(DivTrunc, tensor_ew_div_trunc)
+TT_EW_FAMILY2_T(Remainder, tensor_ew_remainder)
+TT_EW_FAMILY2_T(Pow, tensor_ew_pow)
+}  // namespace
+
+extern "C" tensor_status tensor_cuda_ew_binary_arith(tensor_iter_t *iter, const tensor_kernel_params *p, int *handled) {
+    const char *func = "tensor_binary (CUDA)";
+    *handled = 1;
+    switch (p->ew_op) {
+    case TENSOR_EW_ADD: return run<Add>(iter, p, -1, func);
+    case TENSOR_EW_SUB: return run<Sub>(iter, p, -1, func);
+    case TENSOR_EW_MUL: return run<Mul>(iter, p, -1, func);
+    case TENSOR_EW_DIV: return run<Div>(iter, p, -1, func);
+    case TENSOR_EW_DIV_FLOOR: return run<DivFloor>(iter, p, -1, func);
+    case TENSOR_EW_DIV_TRUNC: return run<DivTrunc>(iter, p, -1, func);
+    case TENSOR_EW_REMAINDER: return run<Remainder>(iter, p, -1, func);
+    case TENSOR_EW_POW: return run<Pow>(iter, p, -1, func);
+    default: *handled = 0; return TENSOR_ERR_NOT_IMPLEMENTED;
+    }
+}
