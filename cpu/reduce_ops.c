@@ -160,7 +160,7 @@ WELFORD_ADAPTERS(f64, double)
  * rounded value, where a float32 Welford gives 9.2222 and PyTorch's two-pass CPU path 9.4444.
  * (ops/functors/welford.h keeps its f32 variant for a backend that wants float32.) */
 tensor_status cpu_var_mean_kernel(tensor_iter_t *iter, const tensor_kernel_params *params) {
-    static const tensor_kernel_params defaults = {0.0, 1.0, 0, 0.0};
+    static const tensor_kernel_params defaults = {.p = 0.0, .correction = 1.0, .take_sqrt = 0, .factor = 0.0};
     if (iter == NULL || iter->num_outputs != 2 || iter->num_operands != 3)
         return tensor_error(TENSOR_ERR_INTERNAL, "cpu var_mean kernel: expected 2 outputs and 1 input");
     cpu_reduce_ctx ctx;

@@ -3,6 +3,13 @@
 #include "cpu/cpu_reduce.h"
 #include "ops/dispatch.h"
 
+/* cpu/elementwise.c: one kernel per elementwise slot (docs/elementwise.md) */
+tensor_status cpu_ew_unary_kernel(tensor_iter_t *iter, const tensor_kernel_params *params);
+tensor_status cpu_ew_binary_kernel(tensor_iter_t *iter, const tensor_kernel_params *params);
+tensor_status cpu_ew_ternary_kernel(tensor_iter_t *iter, const tensor_kernel_params *params);
+tensor_status cpu_ew_copy_kernel(tensor_iter_t *iter, const tensor_kernel_params *params);
+tensor_status cpu_ew_fill_kernel(tensor_iter_t *iter, const tensor_kernel_params *params);
+
 void tensor_cpu_register_kernels(void) {
     tensor_dispatch_register(TENSOR_OP_SUM, TENSOR_DEVICE_CPU, cpu_sum_kernel);
     tensor_dispatch_register(TENSOR_OP_NANSUM, TENSOR_DEVICE_CPU, cpu_nansum_kernel);
@@ -22,4 +29,9 @@ void tensor_cpu_register_kernels(void) {
     tensor_dispatch_register(TENSOR_OP_ALL, TENSOR_DEVICE_CPU, cpu_all_kernel);
     tensor_dispatch_register(TENSOR_OP_ANY, TENSOR_DEVICE_CPU, cpu_any_kernel);
     tensor_dispatch_register(TENSOR_OP_SUM_OF_SQUARES, TENSOR_DEVICE_CPU, cpu_sum_of_squares_kernel);
+    tensor_dispatch_register(TENSOR_OP_EW_UNARY, TENSOR_DEVICE_CPU, cpu_ew_unary_kernel);
+    tensor_dispatch_register(TENSOR_OP_EW_BINARY, TENSOR_DEVICE_CPU, cpu_ew_binary_kernel);
+    tensor_dispatch_register(TENSOR_OP_EW_TERNARY, TENSOR_DEVICE_CPU, cpu_ew_ternary_kernel);
+    tensor_dispatch_register(TENSOR_OP_EW_COPY, TENSOR_DEVICE_CPU, cpu_ew_copy_kernel);
+    tensor_dispatch_register(TENSOR_OP_EW_FILL, TENSOR_DEVICE_CPU, cpu_ew_fill_kernel);
 }

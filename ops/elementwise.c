@@ -1,0 +1,162 @@
+/* The runner behind every public elementwise function: argument checks, dtypes
+ * (ops/elementwise_types.c), the iterator, and the backend kernel from the dispatch table.
+ * docs/elementwise.md describes the pipeline and the backend contract. */
+#include <string.h>
+
+#include "iterator/iterator.h"
+#include "ops/elementwise_internal.h"
+#include "ops/functors/ew_common.h"
+#include "runtime/error.h"
+#include "runtime/tensor_impl.h"
+
+/* A 0-d tensor of dtype holding the host scalar s, on device. The value is cast to dtype with
+ * the store rules (an INT scalar wraps into a narrower integer dtype: uint8 300 -> 44). */
+static tensor_t *scalar_tensor(const tensor_scalar *s, tensor_dtype dtype, tensor_device device, const char *func) {
+    _Alignas(8) unsigned char buf[8] = {0};
+    if (s->type == TENSOR_SCALAR_FLOAT)
+        tensor_ew_store_f64(dtype, buf, s->f);
+    else
+        tensor_ew_store_i64(dtype, buf, s->i);
+    tensor_t *t = tensor_from_buffer(buf, 0, NULL, dtype, device);
+    if (t == NULL) {
+        char msg[256];
+        strncpy(msg, tensor_last_error(), sizeof msg - 1);
+        msg[sizeof msg - 1] = '\0';
+        tensor_error(tensor_last_status(), "%s: %s", func, msg);
+    }
+    return t;
+}
+
+static tensor_result_type_operand kind_of_tensor(const tensor_t *t) {
+    tensor_result_type_operand k;
+    k.dtype = t->dtype;
+    k.kind = t->ndim == 0 ? TENSOR_OPERAND_ZERO_DIM : TENSOR_OPERAND_DIMENSIONED;
+    return k;
+}
+
+static tensor_result_type_operand kind_of_scalar(const tensor_scalar *s) {
+    tensor_result_type_operand k;
+    k.dtype = s->type == TENSOR_SCALAR_FLOAT ? TENSOR_FLOAT64 : s->type == TENSOR_SCALAR_INT ? TENSOR_INT64 : TENSOR_BOOL;
+    k.kind = TENSOR_OPERAND_SCALAR;
+    return k;
+}
+
+/* add/sub's alpha against the result dtype (PyTorch's alpha_check). */
+static tensor_status check_alpha(const char *func, const tensor_scalar *alpha, tensor_dtype result) {
+    if (alpha->type == TENSOR_SCALAR_BOOL && result != TENSOR_BOOL)
+        return tensor_error(TENSOR_ERR_INVALID_ARGUMENT, "%s: argument 'alpha': Boolean alpha only supported for "
+                            "Boolean results.", func);
+    if (alpha->type == TENSOR_SCALAR_FLOAT && !tensor_dtype_is_floating(result))
+        return tensor_error(TENSOR_ERR_INVALID_ARGUMENT, "%s: argument 'alpha': For integral input tensors, argument "
+                            "alpha must not be a floating point number.", func);
+    if ((unsigned)alpha->type > TENSOR_SCALAR_FLOAT)
+        return tensor_error(TENSOR_ERR_INVALID_ARGUMENT, "%s: argument 'alpha' has an unknown scalar type %d", func,
+                            (int)alpha->type);
+    return TENSOR_OK;
+}
+
+tensor_t *ew_run(const ew_call *c) {
+    const char *func = c->func;
+    tensor_ew_op op = c->op;
+    const int arity = ew_op_arity(op);
+    if (arity < 0) return tensor_error_null(TENSOR_ERR_INVALID_ARGUMENT, "%s: unknown op %d", func, (int)op);
+    if (arity != c->nin)
+        return tensor_error_null(TENSOR_ERR_INVALID_ARGUMENT, "%s: op %s takes %d operand(s), not %d", func,
+                                 tensor_ew_op_name(op), arity, c->nin);
+    if (c->in_place && c->out == NULL) TENSOR_CHECK_NOT_NULL_P(c->out, func, "self");
+
+    /* operands: tensors (non-NULL) or host scalars; the device is the tensors' */
+    tensor_result_type_operand kinds[3];
+    const tensor_t *first = c->out;
+    for (int k = 0; k < c->nin; k++) {
+        if (c->scalar[k] != NULL) {
+            if ((unsigned)c->scalar[k]->type > TENSOR_SCALAR_FLOAT)
+                return tensor_error_null(TENSOR_ERR_INVALID_ARGUMENT, "%s: argument '%s' has an unknown scalar type %d",
+                                         func, c->in_names[k], (int)c->scalar[k]->type);
+            kinds[k] = kind_of_scalar(c->scalar[k]);
+            continue;
+        }
+        TENSOR_CHECK_NOT_NULL_P(c->in[k], func, c->in_names[k]);
+        kinds[k] = kind_of_tensor(c->in[k]);
+        if (first == NULL) first = c->in[k];
+    }
+    if (first == NULL) return tensor_error_null(TENSOR_ERR_INVALID_ARGUMENT, "%s: no tensor operand", func);
+    const tensor_device device = first->storage->device;
+
+    tensor_dtype common, result;
+    if (op == TENSOR_EW_COPY || op == TENSOR_EW_FILL) {
+        /* the output decides: copy converts into it, fill stores into it */
+        if (c->out == NULL) return tensor_error_null(TENSOR_ERR_INTERNAL, "%s: copy without an output", func);
+        common = result = c->out->dtype;
+    } else if (ew_decide_types(func, &op, kinds, c->nin, &common, &result) != TENSOR_OK) {
+        return NULL;
+    }
+    if ((op == TENSOR_EW_ADD || op == TENSOR_EW_SUB) && check_alpha(func, &c->alpha, result) != TENSOR_OK) return NULL;
+    /* pow(int tensor, negative int scalar): PyTorch checks the scalar exponent only */
+    if (op == TENSOR_EW_POW && c->scalar[1] != NULL && c->scalar[1]->type == TENSOR_SCALAR_INT && c->scalar[1]->i < 0 &&
+        !tensor_dtype_is_floating(common))
+        return tensor_error_null(TENSOR_ERR_INVALID_ARGUMENT,
+                                 "%s: Integers to negative integer powers are not allowed.", func);
+
+    tensor_dtype out_dtype = result;
+    if (c->out != NULL) {
+        out_dtype = c->out->dtype;
+        if (!ew_can_cast(result, out_dtype))
+            return tensor_error_null(TENSOR_ERR_DTYPE, "%s: result type %s can't be cast to the desired output type %s",
+                                     func, tensor_dtype_name(result), tensor_dtype_name(out_dtype));
+    }
+
+    /* the kernel first: "not implemented for CUDA" before any allocation */
+    tensor_kernel_fn kernel = tensor_dispatch_get(ew_op_slot(op), device.type, func);
+    if (kernel == NULL) return NULL;
+
+    tensor_t *scalars[3] = {NULL, NULL, NULL};
+    tensor_iter_config *cfg = NULL;
+    tensor_iter_t *iter = NULL;
+    tensor_t *ret = NULL;
+    for (int k = 0; k < c->nin; k++) {
+        if (c->scalar[k] == NULL) continue;
+        scalars[k] = scalar_tensor(c->scalar[k], common, device, func);
+        if (scalars[k] == NULL) goto done;
+    }
+    cfg = tensor_iter_config_new(func);
+    if (cfg == NULL) goto done;
+    tensor_iter_config_disable(cfg, TENSOR_ITER_SAME_DTYPE);
+    tensor_iter_config_add_output_dtype(cfg, c->out, out_dtype);
+    for (int k = 0; k < c->nin; k++) tensor_iter_config_add_input(cfg, scalars[k] != NULL ? scalars[k] : c->in[k]);
+    if (op == TENSOR_EW_COPY || op == TENSOR_EW_FILL || c->in_place)
+        tensor_iter_config_declare_static_shape(cfg, c->out->ndim, c->out->sizes);
+    iter = tensor_iter_build(cfg); /* reports any failed add above */
+    if (iter == NULL) goto done;
+    if (tensor_iter_numel(iter) > 0) {
+        tensor_kernel_params params;
+        memset(&params, 0, sizeof params);
+        params.ew_op = (int)op;
+        params.ew_dtype = (int)common;
+        if (op == TENSOR_EW_ADD || op == TENSOR_EW_SUB) {
+            params.scalar = c->alpha.type == TENSOR_SCALAR_FLOAT ? c->alpha.f : (double)c->alpha.i;
+            params.scalar_i = c->alpha.i;
+        } else if (op == TENSOR_EW_FILL) {
+            const tensor_scalar *v = &c->alpha; /* fill's value travels in alpha */
+            params.scalar = v->type == TENSOR_SCALAR_FLOAT ? v->f : (double)v->i;
+            if (v->type == TENSOR_SCALAR_FLOAT)
+                params.scalar_i = out_dtype == TENSOR_BOOL ? (v->f != 0.0) : tensor_ew_wrap_i64(out_dtype, tensor_ew_f64_to_i64(v->f));
+            else
+                params.scalar_i = tensor_ew_wrap_i64(out_dtype, v->i);
+        }
+        if (kernel(iter, &params) != TENSOR_OK) goto done;
+    }
+    ret = tensor_iter_output(iter, 0);
+done:
+    tensor_iter_free(iter);
+    tensor_iter_config_free(cfg);
+    for (int k = 0; k < 3; k++) tensor_release(scalars[k]);
+    return ret;
+}
+
+tensor_status ew_run_status(const ew_call *call) {
+    tensor_t *t = ew_run(call);
+    if (t == NULL) return tensor_last_status() != TENSOR_OK ? tensor_last_status() : TENSOR_ERR_INTERNAL;
+    tensor_release(t);
+    return TENSOR_OK;
+}
