@@ -20,6 +20,8 @@
 //   vec_kernel<VEC, CONTIG=false>  dim 0 dense or broadcast (stride 0) for every operand, any
 //                                  outer dims: still VEC-wide accesses, one offset computation
 //                                  per vector (a row vector + a matrix runs near copy speed).
+//   transpose_kernel               unary, 2-D, output dense along dim 0 and input along dim 1
+//                                  (x.t().contiguous()): a shared-memory tile, both sides coalesced.
 //   unrolled_kernel<DYN>           anything else (transposed, sliced with odd strides), and
 //                                  every operand dtype mismatch (DYN: convert while loading and
 //                                  storing, by a run-time switch): per-element offsets.
@@ -187,6 +189,37 @@ unrolled_kernel(uint32_t n, Op op, tensor_offset_calc calc, char *out, tensor_dt
     }
 }
 
+// ---- transposing unary ops (x.t().contiguous()): a 32 x 32 tile through shared memory ----
+// The output is dense along dim 0 and the input along dim 1, so no one thread-to-element mapping
+// is coalesced for both (the unrolled kernel's reads would use 4 bytes of each 32-byte sector).
+// Each block reads a tile along the input's rows, converts and computes, transposes it in shared
+// memory (rows padded by one element: column writes hit 32 different banks) and writes it along
+// the output's rows.
+constexpr int kTile = 32, kTileRows = 8; // 256 threads, 4 elements each
+template <class Op, typename OutS, typename InS>
+__global__ void __launch_bounds__(kTile *kTileRows)
+transpose_kernel(uint32_t n0, uint32_t n1, uint32_t out_s1, uint32_t in_s0, Op op, char *out,
+                 Inputs<1, typename Op::arg_t> in) {
+    using A = typename Op::arg_t;
+    __shared__ OutS tile[kTile][kTile + 1]; // tile[dim-1 index][dim-0 index]
+    const uint32_t b0 = blockIdx.x * kTile, b1 = blockIdx.y * kTile;
+#pragma unroll
+    for (int r = threadIdx.y; r < kTile; r += kTileRows) {
+        const uint32_t i0 = b0 + r, i1 = b1 + threadIdx.x; // consecutive threads: consecutive input elements
+        if (i0 < n0 && i1 < n1) {
+            const A a = cvt<A>(*reinterpret_cast<const InS *>(in.ptr[0] + i0 * in_s0 + i1 * (uint32_t)sizeof(InS)));
+            tile[threadIdx.x][r] = cvt<OutS>(op(a));
+        }
+    }
+    __syncthreads();
+#pragma unroll
+    for (int r = threadIdx.y; r < kTile; r += kTileRows) {
+        const uint32_t i1 = b1 + r, i0 = b0 + threadIdx.x; // consecutive threads: consecutive output elements
+        if (i0 < n0 && i1 < n1)
+            *reinterpret_cast<OutS *>(out + i1 * out_s1 + i0 * (uint32_t)sizeof(OutS)) = tile[r][threadIdx.x];
+    }
+}
+
 // ======================= host side: pick a kernel, launch, split =======================
 
 inline uint32_t blocks_for(uint64_t work, uint64_t per_block) {
@@ -236,6 +269,16 @@ void launch_vec_any(int vec, uint32_t nvec, uint32_t tail, const Op &op, const t
 }
 
 // One piece that fits 32-bit offsets (numel >= 1).
+// A 2-D unary op whose output is dense along dim 0 and whose input is dense along dim 1 (and not
+// along dim 0): the tiled transpose. Tiles of dim 1 go in gridDim.y (<= 65535).
+template <typename OutS, typename InS, int NIN, typename A>
+bool transposing(const tensor_iter_t *it, const Inputs<NIN, A> &in) {
+    if (NIN != 1 || it->ndim != 2 || in.mode[0] != IN_LOAD || it->shape[0] < kTile || it->shape[1] < 2) return false;
+    const tensor_iter_operand &o = it->operands[0], &i = it->operands[1];
+    return o.strides[0] == (int64_t)sizeof(OutS) && i.strides[1] == (int64_t)sizeof(InS) &&
+           i.strides[0] != (int64_t)sizeof(InS) && (it->shape[1] + kTile - 1) / kTile <= 65535;
+}
+
 // raw_bits: OutS/InS are unsigned words standing for any dtype of their size (bitwise copies);
 // operands then match by size, not by dtype.
 template <typename S> bool matches(tensor_dtype dt, bool raw_bits) {
@@ -302,6 +345,13 @@ tensor_status launch_piece(const tensor_iter_t *it, const Op &op, bool raw_bits,
         for (int a = 0; a <= NIN; a++) strides[a][0] *= vec;
         if (tensor_offset_calc_make(ndim, shape, NIN + 1, sp, &calc) != TENSOR_OK) return tensor_last_status();
         launch_vec_any<false, Op, OutS, InS>(vec, (uint32_t)(n / vec), 0, op, calc, it->operands[0].data, in, stream);
+    } else if (!dyn && transposing<OutS, InS, NIN>(it, in)) {
+        if constexpr (NIN == 1) {
+            const dim3 grid((unsigned)((it->shape[0] + kTile - 1) / kTile), (unsigned)((it->shape[1] + kTile - 1) / kTile));
+            transpose_kernel<Op, OutS, InS><<<grid, dim3(kTile, kTileRows), 0, stream>>>(
+                (uint32_t)it->shape[0], (uint32_t)it->shape[1], (uint32_t)it->operands[0].strides[1],
+                (uint32_t)it->operands[1].strides[0], op, it->operands[0].data, in);
+        }
     } else {
         for (int i = 0; i < NIN; i++)
             if (in.mode[i] == IN_BCAST0) in.mode[i] = IN_LOAD; // per-element offsets handle stride 0
