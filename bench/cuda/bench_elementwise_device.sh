@@ -26,7 +26,7 @@ else
   say "build: FAILED"; grep -E 'error' "$OUT/build.log" | head -30; exit 1
 fi
 t0=$(date +%s)
-(cd "$BUILD" && timeout 220 ctest --output-on-failure --timeout 200) >"$OUT/ctest.log" 2>&1
+(cd "$BUILD" && timeout ${CTEST_TIMEOUT:-220} ctest --output-on-failure --timeout 200 ${CTEST_ARGS:-}) >"$OUT/ctest.log" 2>&1
 say "ctest: rc=$? ($(($(date +%s) - t0)) s): $(grep -E 'tests passed|tests failed' "$OUT/ctest.log" | tail -1)"
 grep -E '^ *[0-9]+/[0-9]+ Test' "$OUT/ctest.log" | tee -a "$S"
 grep -E 'FAILED|fail|Error' "$OUT/ctest.log" | head -20 | tee -a "$S"
