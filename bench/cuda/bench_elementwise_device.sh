@@ -19,7 +19,7 @@ if [ ! -f /usr/include/cmocka.h ]; then
 fi
 t0=$(date +%s)
 if cmake -S . -B "$BUILD" -DCMAKE_BUILD_TYPE=Release -DTENSOR_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 \
-     -DTENSOR_WERROR=OFF "${args[@]}" >"$OUT/build.log" 2>&1 && cmake --build "$BUILD" -j 16 >>"$OUT/build.log" 2>&1; then
+     -DTENSOR_WERROR=OFF "${args[@]}" >"$OUT/build.log" 2>&1 && cmake --build "$BUILD" -j 16 ${BUILD_TARGETS:+--target $BUILD_TARGETS} >>"$OUT/build.log" 2>&1; then
   say "build: OK ($(($(date +%s) - t0)) s), $(grep -c 'warning:' "$OUT/build.log") warning(s)"
   grep 'warning:' "$OUT/build.log" | sort -u | head -5 | tee -a "$S"
 else
