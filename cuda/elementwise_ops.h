@@ -16,10 +16,20 @@ tensor_status tensor_cuda_ew_ternary_kernel(struct tensor_iter *iter, const tens
 tensor_status tensor_cuda_ew_copy_kernel(struct tensor_iter *iter, const tensor_kernel_params *params);
 tensor_status tensor_cuda_ew_fill_kernel(struct tensor_iter *iter, const tensor_kernel_params *params);
 
-/* Parts of the unary / binary switches that live in other files (compile in parallel):
- * return TENSOR_ERR_NOT_IMPLEMENTED with *handled = 0 for an op they do not cover. */
-tensor_status tensor_cuda_ew_unary_math(struct tensor_iter *iter, const tensor_kernel_params *params, int *handled);
-tensor_status tensor_cuda_ew_binary_arith(struct tensor_iter *iter, const tensor_kernel_params *params, int *handled);
+/* The parts of the unary and binary switches (cuda/elementwise_<part>.cu, one file per few ops
+ * so that the kernels compile in parallel). Each returns *handled = 0 for an op it does not
+ * cover. */
+tensor_status tensor_cuda_ew_part_add(struct tensor_iter *iter, const tensor_kernel_params *params, int *handled);
+tensor_status tensor_cuda_ew_part_div(struct tensor_iter *iter, const tensor_kernel_params *params, int *handled);
+tensor_status tensor_cuda_ew_part_pow(struct tensor_iter *iter, const tensor_kernel_params *params, int *handled);
+tensor_status tensor_cuda_ew_part_minmax(struct tensor_iter *iter, const tensor_kernel_params *params, int *handled);
+tensor_status tensor_cuda_ew_part_compare(struct tensor_iter *iter, const tensor_kernel_params *params, int *handled);
+tensor_status tensor_cuda_ew_part_logical(struct tensor_iter *iter, const tensor_kernel_params *params, int *handled);
+tensor_status tensor_cuda_ew_part_unary(struct tensor_iter *iter, const tensor_kernel_params *params, int *handled);
+tensor_status tensor_cuda_ew_part_pred(struct tensor_iter *iter, const tensor_kernel_params *params, int *handled);
+tensor_status tensor_cuda_ew_part_math_exp(struct tensor_iter *iter, const tensor_kernel_params *params, int *handled);
+tensor_status tensor_cuda_ew_part_math_trig(struct tensor_iter *iter, const tensor_kernel_params *params, int *handled);
+tensor_status tensor_cuda_ew_part_math_act(struct tensor_iter *iter, const tensor_kernel_params *params, int *handled);
 
 #ifdef __cplusplus
 }

@@ -1,5 +1,5 @@
-// Binary arithmetic on CUDA: add, sub (with alpha), mul, div (true, floor, trunc), remainder,
-// pow. The functors are ops/functors/ew_arith.h's, except add/sub in floating point (below).
+// CUDA elementwise ops, one part of the unary/binary switch (one file per few ops so that the
+// kernels compile in parallel): add, sub (with alpha) and mul.
 #include "cuda/elementwise_ops.cuh"
 #include "cuda/elementwise_ops.h"
 
@@ -23,27 +23,15 @@ TT_EW_OP2A(SubF64, sub_f64, double)
 TT_EW_OP2A(SubI64, tensor_ew_sub_i64, int64_t)
 using Sub = Family<SubF32, SubF64, SubI64>;
 TT_EW_FAMILY2_T(Mul, tensor_ew_mul)
-TT_EW_OP2(DivF32, tensor_ew_div_f32, float, float)
-TT_EW_OP2(DivF64, tensor_ew_div_f64, double, double)
-using Div = Family<DivF32, DivF64, void>;
-TT_EW_FAMILY2_T(DivFloor, tensor_ew_div_floor)
-TT_EW_FAMILY2_T(DivTrunc, tensor_ew_div_trunc)
-TT_EW_FAMILY2_T(Remainder, tensor_ew_remainder)
-TT_EW_FAMILY2_T(Pow, tensor_ew_pow)
 }  // namespace
 
-extern "C" tensor_status tensor_cuda_ew_binary_arith(tensor_iter_t *iter, const tensor_kernel_params *p, int *handled) {
+extern "C" tensor_status tensor_cuda_ew_part_add(tensor_iter_t *iter, const tensor_kernel_params *p, int *handled) {
     const char *func = "tensor_binary (CUDA)";
     *handled = 1;
     switch (p->ew_op) {
     case TENSOR_EW_ADD: return run<Add>(iter, p, -1, func);
     case TENSOR_EW_SUB: return run<Sub>(iter, p, -1, func);
     case TENSOR_EW_MUL: return run<Mul>(iter, p, -1, func);
-    case TENSOR_EW_DIV: return run<Div>(iter, p, -1, func);
-    case TENSOR_EW_DIV_FLOOR: return run<DivFloor>(iter, p, -1, func);
-    case TENSOR_EW_DIV_TRUNC: return run<DivTrunc>(iter, p, -1, func);
-    case TENSOR_EW_REMAINDER: return run<Remainder>(iter, p, -1, func);
-    case TENSOR_EW_POW: return run<Pow>(iter, p, -1, func);
     default: *handled = 0; return TENSOR_ERR_NOT_IMPLEMENTED;
     }
 }
