@@ -163,6 +163,9 @@ tensor_status tensor_binary_scalar_(tensor_ew_op op, tensor_t *self, tensor_scal
     tensor_status tensor_##NAME##_(tensor_t *self, const tensor_t *b, tensor_scalar alpha) {        \
         return binary_inplace("tensor_" #NAME "_", OP, self, b, NULL, alpha);                       \
     }                                                                                               \
+    tensor_status tensor_##NAME##_scalar_(tensor_t *self, tensor_scalar b, tensor_scalar alpha) {   \
+        return binary_inplace("tensor_" #NAME "_scalar_", OP, self, NULL, &b, alpha);               \
+    }                                                                                               \
     tensor_status tensor_##NAME##_out(tensor_t *out, const tensor_t *a, const tensor_t *b, tensor_scalar alpha) { \
         return binary_out("tensor_" #NAME "_out", OP, out, a, b, alpha);                            \
     }
