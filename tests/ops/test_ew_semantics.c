@@ -571,7 +571,50 @@ static void test_threads_and_paths_agree(void **state) {
     tensor_release(y);
 }
 
+/* float32 -> float16/bfloat16 stores (the CPU kernel's vectorisable conversion) agree bit for
+ * bit with the runtime's reference conversion over a dense sample of all float bit patterns,
+ * NaNs, infinities, subnormals and the rounding boundaries included; contiguous and strided. */
+static void test_f32_to_half_stores(void **state) {
+    (void)state;
+    const int64_t step = 4093, n = (int64_t)((UINT64_C(1) << 32) / (uint64_t)step) + 64;
+    uint32_t *bits = malloc(sizeof(uint32_t) * (size_t)n);
+    int64_t k = 0;
+    for (uint64_t b = 0; b < (UINT64_C(1) << 32) && k < n - 64; b += (uint64_t)step) bits[k++] = (uint32_t)b;
+    static const uint32_t special[] = {0x477FE000u, 0x477FEFFFu, 0x477FF000u, 0x477FF001u, 0x38800000u, 0x387FFFFFu,
+                                       0x33000000u, 0x33000001u, 0x32FFFFFFu, 0x7F800000u, 0xFF800000u, 0x7FC00000u,
+                                       0x7F800001u, 0xFFC00001u, 0x00000001u, 0x80000000u, 0x3F800000u, 0x33800000u,
+                                       0x337FFFFFu, 0x38000000u, 0x38001000u, 0x38003000u, 0x477FFFFFu, 0x47800000u};
+    for (size_t i = 0; i < sizeof special / sizeof special[0]; i++) bits[k++] = special[i];
+    while (k < n) bits[k++] = 0x3DCCCCCDu; /* 0.1f */
+    tensor_t *f = tensor_from_buffer(bits, 1, &n, TENSOR_FLOAT32, tensor_cpu());
+    tensor_t *g = tensor_slice(f, 0, 1, n, 3); /* strided too */
+    static const tensor_dtype dts[] = {TENSOR_FLOAT16, TENSOR_BFLOAT16};
+    for (int t = 0; t < 2; t++) {
+        tensor_t *h = tensor_cast(f, dts[t]);
+        tensor_t *hs = tensor_cast(g, dts[t]);
+        uint16_t *hb = malloc(sizeof(uint16_t) * (size_t)n);
+        uint16_t *hsb = malloc(sizeof(uint16_t) * (size_t)tensor_numel(hs));
+        assert_int_equal(tensor_to_buffer(h, hb, sizeof(uint16_t) * (size_t)n), TENSOR_OK);
+        assert_int_equal(tensor_to_buffer(hs, hsb, sizeof(uint16_t) * (size_t)tensor_numel(hs)), TENSOR_OK);
+        for (int64_t i = 0; i < n; i++) {
+            float v;
+            memcpy(&v, &bits[i], sizeof v);
+            uint16_t want = dts[t] == TENSOR_FLOAT16 ? tensor_float_to_float16(v) : tensor_float_to_bfloat16(v);
+            if (hb[i] != want) fail_msg("%s of 0x%08x: got 0x%04x want 0x%04x", tensor_dtype_name(dts[t]), bits[i], hb[i], want);
+            if (i % 3 == 1 && hsb[i / 3] != want) fail_msg("strided %s of 0x%08x", tensor_dtype_name(dts[t]), bits[i]);
+        }
+        free(hb);
+        free(hsb);
+        tensor_release(h);
+        tensor_release(hs);
+    }
+    tensor_release(g);
+    tensor_release(f);
+    free(bits);
+}
+
 static const struct CMUnitTest tests[] = {
+    cmocka_unit_test(test_f32_to_half_stores),
     cmocka_unit_test(test_promotion_examples),
     cmocka_unit_test(test_division_rounding),
     cmocka_unit_test(test_pow),
