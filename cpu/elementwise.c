@@ -44,15 +44,55 @@ typedef struct ew_ctx {
 
 /* ---- tile stores: compute values -> output dtype (switch outside the loop) ---- */
 
+/* float -> float16 bits, round to nearest even, written with selects only so that gcc
+ * vectorises loops over it (runtime/dtype_convert.h's portable form is the reference; the
+ * tests compare the two over a dense sample of all float bit patterns). Values below the
+ * smallest float16 normal are rounded by one float addition of 0.5f, which aligns the
+ * float16 subnormal quantum (2^-24) with the float's last mantissa bit; |x| < 2^-14 is a
+ * normal float there (or a float subnormal, which rounds to zero either way). */
+static inline uint16_t ew_f32_to_f16(float f) {
+    uint32_t x;
+    memcpy(&x, &f, sizeof x);
+    const uint32_t sign = (x >> 16) & 0x8000u;
+    const uint32_t a = x & 0x7FFFFFFFu;
+    /* normal range: rebias, add the rounding bias (0xFFF + the kept lsb), shift */
+    const uint32_t normal = (a + 0xC8000FFFu + ((a >> 13) & 1u)) >> 13; /* 0xC8000000 = (15 - 127) << 23 */
+    float af;
+    memcpy(&af, &a, sizeof af);
+    float t = af + 0.5f;
+    uint32_t tb;
+    memcpy(&tb, &t, sizeof tb);
+    const uint32_t sub = tb - 0x3F000000u;
+    /* selects as masks, not ?: , so that gcc if-converts and vectorises */
+    const uint32_t is_sub = 0u - (uint32_t)(a < 0x38800000u);
+    const uint32_t is_inf = 0u - (uint32_t)(a >= 0x477FF000u); /* rounds to 65536 or more */
+    const uint32_t is_nan = 0u - (uint32_t)(a > 0x7F800000u);
+    uint32_t r = (sub & is_sub) | (normal & ~is_sub);
+    r = (0x7C00u & is_inf) | (r & ~is_inf);
+    r = (0x7E00u & is_nan) | (r & ~is_nan);
+    return (uint16_t)(r | sign);
+}
+
 static void store_f32(tensor_dtype d, char *dst, int64_t stride, const float *v, int64_t n) {
     switch (d) {
     case TENSOR_FLOAT32:
+        if (stride == 4) { memcpy(dst, v, (size_t)n * 4); return; }
         for (int64_t i = 0; i < n; i++) *(float *)(dst + i * stride) = v[i];
         return;
     case TENSOR_FLOAT16:
-        for (int64_t i = 0; i < n; i++) *(uint16_t *)(dst + i * stride) = tensor_f32_to_f16(v[i]);
+        if (stride == 2) { /* unit stride: a plain array loop, which gcc vectorises */
+            uint16_t *o = (uint16_t *)dst;
+            for (int64_t i = 0; i < n; i++) o[i] = ew_f32_to_f16(v[i]);
+            return;
+        }
+        for (int64_t i = 0; i < n; i++) *(uint16_t *)(dst + i * stride) = ew_f32_to_f16(v[i]);
         return;
     case TENSOR_BFLOAT16:
+        if (stride == 2) {
+            uint16_t *o = (uint16_t *)dst;
+            for (int64_t i = 0; i < n; i++) o[i] = tensor_f32_to_bf16(v[i]);
+            return;
+        }
         for (int64_t i = 0; i < n; i++) *(uint16_t *)(dst + i * stride) = tensor_f32_to_bf16(v[i]);
         return;
     default:
@@ -75,6 +115,11 @@ static void store_i64(tensor_dtype d, char *dst, int64_t stride, const int64_t *
         for (int64_t i = 0; i < n; i++) *(int64_t *)(dst + i * stride) = v[i];
         return;
     case TENSOR_INT32:
+        if (stride == 4) {
+            int32_t *o = (int32_t *)dst;
+            for (int64_t i = 0; i < n; i++) o[i] = (int32_t)(uint32_t)(uint64_t)v[i];
+            return;
+        }
         for (int64_t i = 0; i < n; i++) *(int32_t *)(dst + i * stride) = (int32_t)(uint32_t)(uint64_t)v[i];
         return;
     case TENSOR_INT16:
@@ -97,6 +142,7 @@ static void store_i64(tensor_dtype d, char *dst, int64_t stride, const int64_t *
 
 static void store_bool(tensor_dtype d, char *dst, int64_t stride, const uint8_t *v, int64_t n) {
     if (d == TENSOR_BOOL || d == TENSOR_UINT8 || d == TENSOR_INT8) {
+        if (stride == 1) { memcpy(dst, v, (size_t)n); return; }
         for (int64_t i = 0; i < n; i++) *(uint8_t *)(dst + i * stride) = v[i];
         return;
     }
@@ -154,11 +200,45 @@ static bool compute(ew_ctx *c, void *const in[3], const uint8_t *cond, void *o, 
     return ok;
 }
 
+/* The fast path when some inputs have stride 0 (a 0-d operand or a broadcast row): those are
+ * replicated once into a tile, the others are read in place, in tiles of EW_TILE. */
+static void fast_row_with_scalars(ew_ctx *c, char *const p[4], const int64_t s[4], int64_t n) {
+    const bool where = c->op == TENSOR_EW_WHERE;
+    ew_tile rep[3];
+    uint8_t crep[EW_TILE];
+    for (int k = 0; k < c->nin; k++) {
+        if (s[1 + k] != 0) continue;
+        if (where && k == 0) { memset(crep, *(const uint8_t *)p[1] != 0, sizeof crep); continue; }
+        const int64_t es = c->in_size[k];
+        for (int64_t i = 0; i < EW_TILE; i++) memcpy((char *)&rep[k] + i * es, p[1 + k], (size_t)es);
+    }
+    for (int64_t off = 0; off < n; off += EW_TILE) {
+        const int64_t m = n - off < EW_TILE ? n - off : EW_TILE;
+        void *q[3] = {NULL, NULL, NULL};
+        for (int k = 0; k < c->nin; k++) q[k] = s[1 + k] == 0 ? (void *)&rep[k] : (void *)(p[1 + k] + off * s[1 + k]);
+        const uint8_t *cond = NULL;
+        void *in[3] = {q[0], q[1], q[2]};
+        if (where) { /* cond is input 0: a, b go to the ternary's slots 1, 2 */
+            cond = s[1] == 0 ? crep : (const uint8_t *)q[0];
+            in[0] = NULL;
+        }
+        char *o = p[0] + off * s[0];
+        if (!compute(c, in, cond, c->predicate ? NULL : o, c->predicate ? (uint8_t *)o : NULL, m)) return;
+    }
+}
+
 static void row(ew_ctx *c, char *const p[4], const int64_t s[4], int64_t n) {
     const bool where = c->op == TENSOR_EW_WHERE;
     if (c->fast) {
-        bool unit = s[0] == c->out_size;
-        for (int k = 0; k < c->nin; k++) unit &= s[1 + k] == c->in_size[k];
+        bool unit = s[0] == c->out_size, any_zero = false;
+        for (int k = 0; k < c->nin; k++) {
+            unit &= s[1 + k] == c->in_size[k] || s[1 + k] == 0;
+            any_zero |= s[1 + k] == 0;
+        }
+        if (unit && any_zero && n > 1) {
+            fast_row_with_scalars(c, p, s, n);
+            return;
+        }
         if (unit) {
             void *in[3] = {NULL, NULL, NULL};
             for (int k = 0; k < c->nin; k++) in[k] = p[1 + k];
@@ -243,10 +323,13 @@ static tensor_status setup(ew_ctx *c, tensor_iter_t *iter, const tensor_kernel_p
             c->fast &= d == TENSOR_BOOL;
             continue;
         }
-        c->cvt[k] = cpu_converter(d, val, c->via);
+        /* COPY converts once, when storing: rounding or wrapping into the output's value set
+         * while loading too would be idempotent work (bool outputs still need x != 0) */
+        const tensor_dtype load_via = c->op == TENSOR_EW_COPY && c->via != TENSOR_BOOL ? d : c->via;
+        c->cvt[k] = cpu_converter(d, val, load_via);
         if (c->cvt[k] == NULL) return tensor_error(TENSOR_ERR_INTERNAL, "%s: no converter for input %d", iter->name, k);
-        c->wrap[k] = val == CPU_VAL_I64 && d != c->via && d != TENSOR_BOOL && c->via != TENSOR_BOOL &&
-                     c->via != TENSOR_INT64;
+        c->wrap[k] = val == CPU_VAL_I64 && d != load_via && d != TENSOR_BOOL && load_via != TENSOR_BOOL &&
+                     load_via != TENSOR_INT64;
         c->fast &= d == native;
     }
     return TENSOR_OK;
@@ -321,6 +404,14 @@ static void fill_loop2d(char **data, const int64_t *strides, int64_t size0, int6
     for (int64_t j = 0; j < size1; j++) {
         char *d = data[0] + j * strides[1];
         const int64_t st = strides[0];
+        if (st == es) { /* unit stride: array stores, vectorised */
+            switch (es) {
+            case 1: { uint8_t v, *o = (uint8_t *)d; memcpy(&v, c->fill, 1); for (int64_t i = 0; i < size0; i++) o[i] = v; continue; }
+            case 2: { uint16_t v, *o = (uint16_t *)d; memcpy(&v, c->fill, 2); for (int64_t i = 0; i < size0; i++) o[i] = v; continue; }
+            case 4: { uint32_t v, *o = (uint32_t *)d; memcpy(&v, c->fill, 4); for (int64_t i = 0; i < size0; i++) o[i] = v; continue; }
+            default: { uint64_t v, *o = (uint64_t *)d; memcpy(&v, c->fill, 8); for (int64_t i = 0; i < size0; i++) o[i] = v; continue; }
+            }
+        }
         switch (es) {
         case 1: { uint8_t v; memcpy(&v, c->fill, 1); for (int64_t i = 0; i < size0; i++) *(uint8_t *)(d + i * st) = v; break; }
         case 2: { uint16_t v; memcpy(&v, c->fill, 2); for (int64_t i = 0; i < size0; i++) *(uint16_t *)(d + i * st) = v; break; }

@@ -183,10 +183,12 @@ TENSOR_API tensor_status tensor_binary_scalar_(tensor_ew_op op, tensor_t *self, 
 TENSOR_API tensor_t *tensor_add(const tensor_t *a, const tensor_t *b, tensor_scalar alpha);
 TENSOR_API tensor_t *tensor_add_scalar(const tensor_t *a, tensor_scalar b, tensor_scalar alpha);
 TENSOR_API tensor_status tensor_add_(tensor_t *self, const tensor_t *b, tensor_scalar alpha);
+TENSOR_API tensor_status tensor_add_scalar_(tensor_t *self, tensor_scalar b, tensor_scalar alpha);
 TENSOR_API tensor_status tensor_add_out(tensor_t *out, const tensor_t *a, const tensor_t *b, tensor_scalar alpha);
 TENSOR_API tensor_t *tensor_sub(const tensor_t *a, const tensor_t *b, tensor_scalar alpha);
 TENSOR_API tensor_t *tensor_sub_scalar(const tensor_t *a, tensor_scalar b, tensor_scalar alpha);
 TENSOR_API tensor_status tensor_sub_(tensor_t *self, const tensor_t *b, tensor_scalar alpha);
+TENSOR_API tensor_status tensor_sub_scalar_(tensor_t *self, tensor_scalar b, tensor_scalar alpha);
 TENSOR_API tensor_status tensor_sub_out(tensor_t *out, const tensor_t *a, const tensor_t *b, tensor_scalar alpha);
 
 TENSOR_API tensor_t *tensor_div(const tensor_t *a, const tensor_t *b, tensor_rounding_mode mode);

@@ -163,6 +163,9 @@ tensor_status tensor_binary_scalar_(tensor_ew_op op, tensor_t *self, tensor_scal
     tensor_status tensor_##NAME##_(tensor_t *self, const tensor_t *b, tensor_scalar alpha) {        \
         return binary_inplace("tensor_" #NAME "_", OP, self, b, NULL, alpha);                       \
     }                                                                                               \
+    tensor_status tensor_##NAME##_scalar_(tensor_t *self, tensor_scalar b, tensor_scalar alpha) {   \
+        return binary_inplace("tensor_" #NAME "_scalar_", OP, self, NULL, &b, alpha);               \
+    }                                                                                               \
     tensor_status tensor_##NAME##_out(tensor_t *out, const tensor_t *a, const tensor_t *b, tensor_scalar alpha) { \
         return binary_out("tensor_" #NAME "_out", OP, out, a, b, alpha);                            \
     }
@@ -381,8 +384,24 @@ tensor_status tensor_copy_(tensor_t *dst, const tensor_t *src) {
     TENSOR_CHECK_NOT_NULL(dst, func, "dst");
     TENSOR_CHECK_NOT_NULL(src, func, "src");
     if (tensor_device_equal(dst->storage->device, src->storage->device)) return copy_same_device(func, dst, src);
-    /* Across devices: convert and move src in one contiguous copy (runtime/copy.c), then
-     * broadcast and lay it out on dst's device. */
+    /* Across devices: convert and move src in one contiguous copy (runtime/copy.c). An upload
+     * into a contiguous dst of src's shape converts on the host and copies straight into dst
+     * (no kernel on dst's device needed); otherwise the staged copy is broadcast and laid out
+     * on dst's device (a download gathers and converts on the host: CPU kernels). */
+    bool same_shape = dst->ndim == src->ndim;
+    for (int d = 0; same_shape && d < src->ndim; d++) same_shape = dst->sizes[d] == src->sizes[d];
+    if (same_shape && tensor_is_contiguous(dst) && src->storage->device.type == TENSOR_DEVICE_CPU) {
+        /* the overlap and shape rules of the general path still hold: sizes match, and two
+         * devices cannot share memory */
+        tensor_t *staged = tensor_copy_as(src, dst->dtype, src->storage->device, func);
+        if (staged == NULL) return tensor_last_status();
+        tensor_status st = tensor_numel(dst) == 0 ? TENSOR_OK
+                           : tensor_memcpy(tensor_data(dst), dst->storage->device, tensor_data(staged),
+                                           staged->storage->device,
+                                           (size_t)tensor_numel(dst) * tensor_dtype_size(dst->dtype), func);
+        tensor_release(staged);
+        return st;
+    }
     tensor_t *staged = tensor_copy_as(src, dst->dtype, dst->storage->device, func);
     if (staged == NULL) return tensor_last_status();
     tensor_status st = copy_same_device(func, dst, staged);
