@@ -131,5 +131,13 @@ if [ -f bench/cuda/run.sh ]; then
   if [ -f "$OUT/bench_cuda.md" ]; then cat "$OUT/bench_cuda.md"; else tail -20 "$OUT/bench_cuda.log"; fi
 fi
 
+# ---- CUDA elementwise benchmark: ours vs torch, same run (bench/cuda/bench_elementwise.sh) ----
+if [ -f bench/cuda/bench_elementwise.sh ]; then
+  t0=$(date +%s)
+  BUILD_DIR=$BUILD OUT=$OUT bash bench/cuda/bench_elementwise.sh "${BENCH_REPS:-30}" >"$OUT/bench_elementwise.log" 2>&1
+  say "bench_elementwise: rc=$? ($(($(date +%s) - t0)) s), table bench_elementwise.md, log bench_elementwise.log"
+  if [ -f "$OUT/bench_elementwise.md" ]; then cat "$OUT/bench_elementwise.md"; else tail -20 "$OUT/bench_elementwise.log"; fi
+fi
+
 say "overall: $([ $failed -eq 0 ] && echo PASS || echo FAIL)"
 exit $failed
