@@ -61,7 +61,7 @@ static int64_t next_pow2(int64_t n) {
  * contiguous rows. PyTorch puts block.x on such a row and gives each lane one element (or one
  * vector) of it: a 1M x 32 float32 row sum keeps 4 bytes per thread in flight and reaches
  * ~600 GB/s on an H100. Here a group of block_width lanes owns a row and every thread folds
- * TENSOR_REDUCE_SHORT_ROWS rows, their loads (16 bytes each when the rows allow) issued
+ * TENSOR_REDUCE_SHORT_ROWS_FOR(vec) rows, their loads (16 bytes each when the rows allow) issued
  * before the first add. */
 static bool plan_short_rows(const tensor_iter_t *iter, const tensor_reduce_kernel_traits *tr, tensor_reduce_config *c) {
     int in_arg = tensor_iter_noutputs(iter);
@@ -91,8 +91,8 @@ static bool plan_short_rows(const tensor_iter_t *iter, const tensor_reduce_kerne
     c->input_mult[TENSOR_REDUCE_BLOCK_X] = 1;
     c->output_mult[TENSOR_REDUCE_BLOCK_Y] = 1;
     c->step_input = lanes;
-    c->step_output = (int64_t)c->block_height * TENSOR_REDUCE_SHORT_ROWS;
-    c->vt0 = TENSOR_REDUCE_SHORT_ROWS;
+    c->step_output = (int64_t)c->block_height * TENSOR_REDUCE_SHORT_ROWS_FOR(tr->input_vec_size);
+    c->vt0 = TENSOR_REDUCE_SHORT_ROWS_FOR(tr->input_vec_size);
     c->values_per_thread = div_up(units, lanes);
     c->grid[0] = div_up(c->num_outputs, c->step_output);
     c->grid[1] = 1;

@@ -44,12 +44,14 @@ typedef struct tensor_reduce_kernel_traits {
     ((ovs) * (acc) <= 16 ? 512 : (ovs) * (acc) <= 32 ? 256 : (ovs) * (acc) <= 64 ? 128 : 64)
 
 /* The short-rows kernel (reduce_kernel.cuh): 256 threads, each lane group of block_width
- * lanes owns a row; every thread folds TENSOR_REDUCE_SHORT_ROWS rows with all their loads
- * issued before the first add. Used for contiguous rows of at most
+ * lanes owns a row; every thread folds TENSOR_REDUCE_SHORT_ROWS_FOR(input_vec_size) rows with
+ * all their loads issued before the first add (8 for 4- and 8-byte inputs, 4 for 2-byte, 2
+ * for 1-byte ones: rows x elements per 16-byte load stays <= 32, which bounds registers and
+ * the unrolled code of every instantiation). Used for contiguous rows of at most
  * TENSOR_REDUCE_SHORT_MAX_UNITS loads (vectors, or elements when rows are not 16-byte
  * aligned). */
 #define TENSOR_REDUCE_SHORT_THREADS 256
-#define TENSOR_REDUCE_SHORT_ROWS 8
+#define TENSOR_REDUCE_SHORT_ROWS_FOR(vec) ((32 / (vec)) > 8 ? 8 : (32 / (vec)) < 2 ? 2 : (32 / (vec)))
 #define TENSOR_REDUCE_SHORT_MAX_UNITS 64
 
 enum { TENSOR_REDUCE_BLOCK_X = 0, TENSOR_REDUCE_BLOCK_Y = 1, TENSOR_REDUCE_CTA = 2 };
@@ -77,7 +79,7 @@ typedef struct tensor_reduce_config {
     int64_t staging_bytes;   /* global-reduce partials (0 when ctas_per_output == 1) */
     int64_t semaphore_bytes; /* one uint32 counter per output column of CTAs */
     /* Short-rows kernel (tuned plans only): block {lanes per row, rows}, grid.x CTAs of
-     * block_height x TENSOR_REDUCE_SHORT_ROWS rows; short_vec elements per lane load (16 bytes'
+     * block_height x TENSOR_REDUCE_SHORT_ROWS_FOR(input_vec_size) rows; short_vec elements per lane load (16 bytes'
      * worth when every row starts 16-byte aligned and holds whole vectors, else 1). */
     bool short_rows;
     int short_vec;

@@ -366,13 +366,13 @@ struct Reducer {
     }
 
     // ---- short rows (cfg.short_rows, OVS 1): a group of blockDim.x lanes owns a row ----
-    // Thread (x, y) of CTA b folds rows b * H * R + r * H + y (r < R = TENSOR_REDUCE_SHORT_ROWS,
+    // Thread (x, y) of CTA b folds rows b * H * R + r * H + y (r < R = TENSOR_REDUCE_SHORT_ROWS_FOR,
     // H = blockDim.y): lane x takes the row's units x, x + blockDim.x, ... (a unit is a 16-byte
     // vector when short_vec > 1, else one element). The R loads of one unit step are issued
     // before the first add; then a shuffle tree over the lane group leaves the row in its
     // first lane, which stores it. No shared memory, no barrier.
     __device__ void short_rows_run() const {
-        constexpr int R = TENSOR_REDUCE_SHORT_ROWS;
+        constexpr int R = TENSOR_REDUCE_SHORT_ROWS_FOR(IN_VEC);
         const uint32_t lanes = blockDim.x, tx = threadIdx.x, rows_h = blockDim.y;
         const uint32_t n = p.num_inputs;
         const uint32_t row0 = blockIdx.x * rows_h * R + threadIdx.y;
@@ -471,15 +471,15 @@ struct Reducer {
 
 // Threads per CTA at most: PyTorch's 512 / OVS, or the tuned plan's wider outer CTAs
 // (TENSOR_REDUCE_WIDE_THREADS). Min blocks per SM, i.e. the register cap: 4 (32 registers at
-// 512 threads, full occupancy) for OVS 1 with 4-byte accumulators; 64 registers for other
-// 512-thread kernels; 128 below that (VT0 x OVS accumulators, 8-byte or struct ones, would
+// 512 threads, full occupancy) for OVS 1 with 4-byte accumulators, else 2 (64 registers at
+// 512 threads, 128 at 256, 255 at 128: VT0 x OVS accumulators, 8-byte or struct ones, would
 // spill under a tighter cap).
 template <class Op, int OVS>
 struct Bounds {
     static constexpr int acc = (int)sizeof(typename Op::acc_t);
     static constexpr int wide = TENSOR_REDUCE_WIDE_THREADS(OVS, acc);
     static constexpr int threads = 512 / OVS > wide ? 512 / OVS : wide;
-    static constexpr int min_blocks = (OVS == 1 && acc <= 4) ? 4 : threads >= 512 ? 2 : 512 / threads;
+    static constexpr int min_blocks = (OVS == 1 && acc <= 4) ? 4 : 2;
 };
 
 template <class Op, int OVS>
@@ -490,10 +490,10 @@ __global__ void __launch_bounds__(Bounds<Op, OVS>::threads, Bounds<Op, OVS>::min
     Reducer<Op, OVS>(plan).run();
 }
 
-// Short contiguous rows (cfg.short_rows): 256 threads; 64 registers (R loads of 16 bytes and
-// R accumulators per thread), 128 for 8-byte or struct accumulators.
+// Short contiguous rows (cfg.short_rows): 256 threads, up to 128 registers (R loads of 16
+// bytes and R accumulators per thread spilled under 64).
 template <class Op>
-__global__ void __launch_bounds__(TENSOR_REDUCE_SHORT_THREADS, sizeof(typename Op::acc_t) <= 4 ? 4 : 2)
+__global__ void __launch_bounds__(TENSOR_REDUCE_SHORT_THREADS, 2)
     short_rows_kernel(const __grid_constant__ tensor_cuda_reduce_plan plan) {
     Reducer<Op, 1>(plan).short_rows_run();
 }

@@ -10,8 +10,10 @@
  * Rows: the full call (sum of a [2,3,4,5] float32 tensor over dim 1, keepdim, output
  * released), then pieces of it for the profile: the same call on a CPU tensor (iterator,
  * dispatch and a 120-element CPU loop, no CUDA), allocating + releasing the CUDA output alone
- * (tensor struct + caching allocator), and two CUDA runtime calls as yardsticks
- * (cudaMemsetAsync of 4 bytes: one enqueue of a driver kernel; cudaEventRecord). */
+ * (tensor struct + caching allocator), the reduction iterator alone (build + free), the CUDA
+ * kernel entry on a prebuilt iterator (plan + launch), the plan alone, and two CUDA runtime
+ * calls as yardsticks (cudaMemsetAsync of 4 bytes: one enqueue of a driver kernel;
+ * cudaEventRecord). Internal headers: the pieces are internal functions of the static library. */
 #define _POSIX_C_SOURCE 200809L
 
 #include <stdio.h>
@@ -21,6 +23,9 @@
 #include <cuda_runtime_api.h>
 
 #include "tinytensor.h"
+#include "cuda/cuda_backend.h"
+#include "cuda/reduce_host.h"
+#include "cuda/reduce_ops.h"
 
 #define BATCH 256
 
@@ -51,6 +56,31 @@ static int empty_step(void *ctx) {
     tensor_t *r = tensor_empty(4, sizes, TENSOR_FLOAT32, tensor_cuda(0));
     if (r == NULL) return 1;
     tensor_release(r);
+    return 0;
+}
+
+typedef struct {
+    tensor_t *out, *in;
+    tensor_iter_t *iter;
+} iter_ctx;
+
+static int iter_step(void *ctx) {
+    iter_ctx *c = ctx;
+    static const int dim = 1;
+    tensor_iter_t *it = tensor_iter_reduce_new("bench", c->out, c->in, &dim, 1, true, TENSOR_FLOAT32);
+    if (it == NULL) return 1;
+    tensor_iter_free(it);
+    return 0;
+}
+
+static int entry_step(void *ctx) { return tensor_cuda_sum_kernel(((iter_ctx *)ctx)->iter, NULL) != TENSOR_OK; }
+
+static int plan_step(void *ctx) {
+    tensor_cuda_reduce_kind kind = {4, 4};
+    tensor_cuda_reduce_plan plan;
+    void *staging = NULL;
+    if (tensor_cuda_reduce_plan_make(((iter_ctx *)ctx)->iter, kind, &plan, &staging, "bench") != TENSOR_OK) return 1;
+    tensor_cuda_free(staging);
     return 0;
 }
 
@@ -100,6 +130,19 @@ int main(int argc, char **argv) {
     measure("tensor_sum cuda (async)", sum_step, g, batches);
     measure("tensor_sum cpu", sum_step, c, batches);
     measure("tensor_empty+release cuda", empty_step, NULL, batches);
+    static const int64_t osz[4] = {2, 1, 4, 5};
+    iter_ctx ic = {tensor_empty(4, osz, TENSOR_FLOAT32, tensor_cuda(0)), g, NULL};
+    static const int dim1 = 1;
+    if (ic.out != NULL) ic.iter = tensor_iter_reduce_new("bench", ic.out, g, &dim1, 1, true, TENSOR_FLOAT32);
+    if (ic.iter == NULL) {
+        fprintf(stderr, "iterator: %s\n", tensor_last_error());
+        return 1;
+    }
+    measure("reduce iterator build+free", iter_step, &ic, batches);
+    measure("cuda kernel entry (plan+launch)", entry_step, &ic, batches);
+    measure("plan only", plan_step, &ic, batches);
+    tensor_iter_free(ic.iter);
+    tensor_release(ic.out);
     measure("cudaMemsetAsync 4 B", memset_step, scratch, batches);
     measure("cudaEventRecord", event_step, ev, batches);
     cudaEventDestroy(ev);

@@ -190,8 +190,8 @@ static void test_tuned_short_rows_vectorised(void **state) {
     assert_int_equal(c->block_width, 8);
     assert_int_equal(c->block_height, 32);
     assert_int_equal(c->num_threads, TENSOR_REDUCE_SHORT_THREADS);
-    assert_int_equal(c->step_output, 32 * TENSOR_REDUCE_SHORT_ROWS);
-    assert_int_equal(c->grid[0], (1 << 20) / (32 * TENSOR_REDUCE_SHORT_ROWS));
+    assert_int_equal(c->step_output, 32 * TENSOR_REDUCE_SHORT_ROWS_FOR(4));
+    assert_int_equal(c->grid[0], (1 << 20) / (32 * TENSOR_REDUCE_SHORT_ROWS_FOR(4)));
     assert_int_equal(c->grid[1], 1);
     assert_int_equal(c->values_per_thread, 1);
     assert_int_equal(c->shared_memory_bytes, 0);
@@ -214,7 +214,7 @@ static void test_tuned_short_rows_scalar(void **state) {
     assert_false(p.c.vectorize_input);
     assert_int_equal(p.c.block_width, 8);
     assert_int_equal(p.c.block_height, 32);
-    assert_int_equal(p.c.grid[0], (1 << 22) / (32 * TENSOR_REDUCE_SHORT_ROWS));
+    assert_int_equal(p.c.grid[0], (1 << 22) / (32 * TENSOR_REDUCE_SHORT_ROWS_FOR(4)));
     unplan(&p);
     /* Rows of 3: 4 lanes; rows of 1: one lane (a thread per row). */
     int64_t s3[2] = {1000, 3};
