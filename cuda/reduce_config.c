@@ -77,6 +77,34 @@ static bool plan_short_rows(const tensor_iter_t *iter, const tensor_reduce_kerne
     for (int d = 1; aligned && d < iter->ndim; d++)
         if (iter->shape[d] > 1 && in_strides[d] % vbytes != 0) aligned = false;
     if (!aligned) vec = 1;
+    int64_t row_bytes = c->num_inputs * tr->input_size;
+    if (vec == 1 && iter->ndim == 2 && in_strides[1] == row_bytes && row_bytes <= TENSOR_REDUCE_TILE_MAX_ROW_BYTES &&
+        (uint64_t)(uintptr_t)iter->operands[in_arg].data % 16 == 0) {
+        /* Tile mode: rows of a few elements that are not whole vectors. Lanes per row would
+         * load 4-byte pieces of 28-byte rows (4M x 7: 0.69x torch on an H200); a CTA instead
+         * copies its rows' contiguous bytes with 16-byte loads, then a thread folds a row. A
+         * multiple of 256 rows per CTA keeps every tile 16-byte aligned. */
+        int64_t per_thread = TENSOR_REDUCE_TILE_BYTES / row_bytes / TENSOR_REDUCE_SHORT_THREADS;
+        per_thread = per_thread < 1 ? 1 : per_thread > 8 ? 8 : per_thread;
+        c->short_rows = true;
+        c->short_tile = true;
+        c->short_vec = 1;
+        c->vectorize_input = true;
+        c->input_vec_size = 16 / tr->input_size > 0 ? 16 / tr->input_size : 1;
+        c->output_vec_size = 1;
+        c->block_width = 1;
+        c->block_height = TENSOR_REDUCE_SHORT_THREADS;
+        c->num_threads = TENSOR_REDUCE_SHORT_THREADS;
+        c->output_mult[TENSOR_REDUCE_BLOCK_Y] = 1;
+        c->step_input = 1;
+        c->step_output = per_thread * TENSOR_REDUCE_SHORT_THREADS;
+        c->vt0 = (int)per_thread;
+        c->values_per_thread = c->num_inputs;
+        c->grid[0] = div_up(c->num_outputs, c->step_output);
+        c->grid[1] = 1;
+        c->shared_memory_bytes = (c->step_output * row_bytes + 15) / 16 * 16;
+        return true;
+    }
     int64_t units = c->num_inputs / vec;
     if (units > TENSOR_REDUCE_SHORT_MAX_UNITS) return false;
     int64_t lanes = min64(next_pow2(units), 32);
@@ -153,12 +181,23 @@ static void plan_general(const tensor_iter_t *iter, const tensor_cuda_props *pro
         c.output_mult[TENSOR_REDUCE_BLOCK_Y] = split_output(&c, c.block_height);
 
     int64_t blocks_per_sm = props->max_threads_per_sm / c.num_threads;
+    if (wide) {
+        /* Wide CTAs run under a 64-register cap at 512 threads (128 at 256): 2 (3) of them fit
+         * on an SM, not max_threads_per_sm / num_threads. Sizing the grid for residents that
+         * do not fit leaves a second, mostly empty wave (multi_0_2: 32 x 17 CTAs for 528
+         * assumed slots ran 13% slower than PyTorch's plan on an H200). */
+        int64_t resident = c.num_threads >= 512 ? 1024 : 768;
+        if (resident > props->max_threads_per_sm) resident = props->max_threads_per_sm;
+        blocks_per_sm = resident / c.num_threads > 0 ? resident / c.num_threads : 1;
+    }
     int64_t target_grid = (int64_t)props->num_sms * blocks_per_sm;
     int64_t grid_x = div_up(div_up(c.num_outputs, c.output_vec_size), c.step_output);
     int64_t vpt = values_per_thread(&c);
     if (c.input_mult[TENSOR_REDUCE_BLOCK_Y] != 0 && vpt >= max_values_per_thread && grid_x <= target_grid) {
         /* Too few outputs to fill the GPU: several CTAs share each output (global reduce). */
-        int64_t c1 = div_up(target_grid, grid_x), c2 = div_up(vpt, min_values_per_thread);
+        /* wide: round down, so that the grid is at most one wave */
+        int64_t c1 = wide ? max64(target_grid / grid_x, 1) : div_up(target_grid, grid_x);
+        int64_t c2 = div_up(vpt, min_values_per_thread);
         int64_t c3 = div_up(vpt, max_values_per_thread);
         /* PyTorch clamps this to the SM count only on ROCm; on CUDA it does not, nor do we. */
         int64_t ctas = max64(min64(c1, c2), c3);
@@ -247,6 +286,6 @@ int64_t tensor_reduce_config_format(const tensor_reduce_config *c, char *buf, si
                      (long long)c->step_output, c->vectorize_input ? "yes" : "no", c->input_vec_size,
                      c->output_vec_size, c->vt0, (long long)c->values_per_thread, (long long)c->ctas_per_output,
                      (long long)c->shared_memory_bytes, (long long)c->staging_bytes, (long long)c->semaphore_bytes,
-                     c->short_rows ? ", short-rows kernel" : "");
+                     c->short_tile ? ", short-rows kernel (tile)" : c->short_rows ? ", short-rows kernel" : "");
     return n;
 }

@@ -83,7 +83,15 @@ typedef struct tensor_reduce_config {
      * worth when every row starts 16-byte aligned and holds whole vectors, else 1). */
     bool short_rows;
     int short_vec;
+    /* Tile mode of the short-rows kernel: dense rows (one kept dim, row stride = row bytes) of
+     * at most TENSOR_REDUCE_TILE_MAX_ROW_BYTES that are not whole 16-byte vectors (4M x 7
+     * float32): each CTA copies step_output consecutive rows into shared memory with 16-byte
+     * loads, then each thread folds whole rows from there; block {1, 256}. */
+    bool short_tile;
 } tensor_reduce_config;
+
+#define TENSOR_REDUCE_TILE_MAX_ROW_BYTES 64
+#define TENSOR_REDUCE_TILE_BYTES 32768 /* shared memory per CTA, at most */
 
 /* Plans a reduction iterator (built, reduction flag set, one input) for a device. Errors:
  * NULL arguments, a non-reduction iterator, numel 0, bad traits. */

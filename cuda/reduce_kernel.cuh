@@ -434,6 +434,49 @@ struct Reducer {
 #undef TT_ROW_OK
     }
 
+    // ---- short rows, tile mode (cfg.short_tile; block {1, 256}) ----
+    // The CTA's step_output consecutive dense rows are one contiguous, 16-byte aligned byte
+    // range: copy it to shared memory with 16-byte loads (U in flight per thread), then each
+    // thread folds whole rows, elements in order, and stores them (consecutive threads,
+    // consecutive outputs).
+    __device__ void short_tile_run() const {
+        extern __shared__ __align__(16) unsigned char smem_raw[];
+        using V = LoadVec<uint32_t, 4>;
+        constexpr uint32_t T = TENSOR_REDUCE_SHORT_THREADS;
+        constexpr int U = 4;
+        const uint32_t tid = threadIdx.y, n = p.num_inputs;
+        const uint32_t tile_rows = (uint32_t)p.cfg.step_output;
+        const uint32_t row0 = blockIdx.x * tile_rows;
+        const uint32_t rows = p.num_outputs - row0 < tile_rows ? p.num_outputs - row0 : tile_rows;
+        uint32_t o[TENSOR_OFFSET_CALC_MAX_ARGS];
+        tensor_offset_calc_get(&p.out_calc, row0, o);
+        const char *src = p.src + o[1];
+        const uint32_t total = rows * n, nv = total * (uint32_t)sizeof(scalar_t) / 16;
+        const V *gv = reinterpret_cast<const V *>(src);
+        V *sv = reinterpret_cast<V *>(smem_raw);
+        uint32_t i = tid;
+        for (; i + (U - 1) * T < nv; i += U * T) {
+            V t[U];
+#pragma unroll
+            for (int u = 0; u < U; u++) t[u] = gv[i + u * T];
+#pragma unroll
+            for (int u = 0; u < U; u++) sv[i + u * T] = t[u];
+        }
+        for (; i < nv; i += T) sv[i] = gv[i];
+        // The bytes after the last whole vector (the input's last tile only).
+        scalar_t *ss = reinterpret_cast<scalar_t *>(smem_raw);
+        const scalar_t *gs = reinterpret_cast<const scalar_t *>(src);
+        for (uint32_t e = nv * 16 / (uint32_t)sizeof(scalar_t) + tid; e < total; e += T) ss[e] = gs[e];
+        __syncthreads();
+        for (uint32_t r = tid; r < rows; r += T) {
+            const scalar_t *row = ss + r * n;
+            vec_t out;
+            out.v[0] = Op::identity();
+            for (uint32_t k = 0; k < n; k++) out.v[0] = red(out.v[0], Op::load(row[k]), k);
+            store(row0 + r, out);
+        }
+    }
+
     __device__ void run() const {
         extern __shared__ __align__(16) unsigned char smem_raw[];
         vec_t *shared = reinterpret_cast<vec_t *>(smem_raw);
@@ -490,12 +533,13 @@ __global__ void __launch_bounds__(Bounds<Op, OVS>::threads, Bounds<Op, OVS>::min
     Reducer<Op, OVS>(plan).run();
 }
 
-// Short contiguous rows (cfg.short_rows): 256 threads, up to 128 registers (R loads of 16
-// bytes and R accumulators per thread spilled under 64).
+// Short contiguous rows (cfg.short_rows, lane groups or tile mode): 256 threads, up to 128
+// registers (R loads of 16 bytes and R accumulators per thread spilled under 64).
 template <class Op>
 __global__ void __launch_bounds__(TENSOR_REDUCE_SHORT_THREADS, 2)
     short_rows_kernel(const __grid_constant__ tensor_cuda_reduce_plan plan) {
-    Reducer<Op, 1>(plan).short_rows_run();
+    if (plan.cfg.short_tile) Reducer<Op, 1>(plan).short_tile_run();
+    else Reducer<Op, 1>(plan).short_rows_run();
 }
 
 // Launches the plan's kernel on `stream`. Returns the launch error (cudaSuccess when queued).
@@ -505,7 +549,7 @@ cudaError_t launch(const tensor_cuda_reduce_plan &plan, cudaStream_t stream) {
     const dim3 block((unsigned)plan.cfg.block_width, (unsigned)plan.cfg.block_height);
     const size_t smem = (size_t)plan.cfg.shared_memory_bytes;
     if (plan.cfg.short_rows) {
-        short_rows_kernel<Op><<<grid, block, 0, stream>>>(plan);
+        short_rows_kernel<Op><<<grid, block, smem, stream>>>(plan);
         return cudaGetLastError();
     }
     switch (plan.cfg.output_vec_size) {

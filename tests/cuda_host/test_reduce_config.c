@@ -202,28 +202,60 @@ static void test_tuned_short_rows_vectorised(void **state) {
     unplan(&p);
 }
 
-/* 4M x 7: rows of 28 bytes are not 16-byte aligned: one element per lane, 8 lanes per row. */
-static void test_tuned_short_rows_scalar(void **state) {
+/* 4M x 7: dense rows of 28 bytes are not whole vectors: tile mode, 1024 rows (28 KB) per CTA
+ * copied with 16-byte loads, a thread per row. */
+static void test_tuned_short_rows_tile(void **state) {
     (void)state;
     planned p;
     int64_t shape[2] = {1 << 22, 7};
     int dim = 1;
     plan(&p, 2, shape, &dim, 1, &f32_tuned);
     assert_true(p.c.short_rows);
-    assert_int_equal(p.c.short_vec, 1);
-    assert_false(p.c.vectorize_input);
-    assert_int_equal(p.c.block_width, 8);
-    assert_int_equal(p.c.block_height, 32);
-    assert_int_equal(p.c.grid[0], (1 << 22) / (32 * TENSOR_REDUCE_SHORT_ROWS_FOR(4)));
+    assert_true(p.c.short_tile);
+    assert_int_equal(p.c.block_width, 1);
+    assert_int_equal(p.c.block_height, TENSOR_REDUCE_SHORT_THREADS);
+    assert_int_equal(p.c.step_output, 1024);
+    assert_int_equal(p.c.grid[0], (1 << 22) / 1024);
+    assert_int_equal(p.c.shared_memory_bytes, 1024 * 28);
+    char buf[512];
+    tensor_reduce_config_format(&p.c, buf, sizeof buf);
+    assert_non_null(strstr(buf, "(tile)"));
     unplan(&p);
-    /* Rows of 3: 4 lanes; rows of 1: one lane (a thread per row). */
+    /* Rows of 3: 12 bytes, 2048 rows per CTA (8 per thread, the cap). */
     int64_t s3[2] = {1000, 3};
     plan(&p, 2, s3, &dim, 1, &f32_tuned);
-    assert_true(p.c.short_rows);
-    assert_int_equal(p.c.block_width, 4);
-    assert_int_equal(p.c.block_height, 64);
-    assert_int_equal(p.c.grid[0], 2); /* 1000 rows / (64 x 8) */
+    assert_true(p.c.short_tile);
+    assert_int_equal(p.c.step_output, 2048);
+    assert_int_equal(p.c.grid[0], 1);
+    assert_int_equal(p.c.shared_memory_bytes, 2048 * 12);
     unplan(&p);
+}
+
+/* Rows that are neither dense nor 16-byte aligned (a row stride of 33 floats): lane groups with
+ * one element per lane, 32 lanes for 32 elements. */
+static void test_tuned_short_rows_scalar(void **state) {
+    (void)state;
+    int64_t shape[2] = {1000, 32}, strides[2] = {33, 1};
+    tensor_t *in = tensor_from_blob((void *)(uintptr_t)0x100000, 2, shape, strides, TENSOR_FLOAT32, tensor_cpu(), NULL,
+                                    NULL);
+    tensor_t *out = tensor_from_blob((void *)(uintptr_t)0x200000, 2, (int64_t[]){1000, 1}, NULL, TENSOR_FLOAT32,
+                                     tensor_cpu(), NULL, NULL);
+    assert_non_null(in);
+    assert_non_null(out);
+    int dim = 1;
+    tensor_iter_t *it = tensor_iter_reduce_new("plan", out, in, &dim, 1, true, TENSOR_FLOAT32);
+    assert_non_null(it);
+    tensor_reduce_config c;
+    assert_int_equal(tensor_reduce_config_make(it, &h100, &f32_tuned, &c), TENSOR_OK);
+    assert_true(c.short_rows);
+    assert_false(c.short_tile);
+    assert_int_equal(c.short_vec, 1);
+    assert_int_equal(c.block_width, 32);
+    assert_int_equal(c.block_height, 8);
+    assert_int_equal(c.grid[0], 16); /* 1000 rows / (8 x 8) */
+    tensor_iter_free(it);
+    tensor_release(out);
+    tensor_release(in);
 }
 
 /* Long rows keep PyTorch's plan; so do rows beyond TENSOR_REDUCE_SHORT_MAX_UNITS loads. */
@@ -248,7 +280,8 @@ static void test_tuned_long_rows_unchanged(void **state) {
 }
 
 /* 1M x 64 column sums. PyTorch: block {16, 8} (128 = 512 / OVS threads), 2112 CTAs per column,
- * and the last CTA folds 2112 partials per lane. Ours: block {16, 32}, 528 CTAs. */
+ * and the last CTA folds 2112 partials per lane. Ours: block {16, 32}, 264 CTAs (two 512-thread
+ * CTAs per SM under their 64-register cap: one wave). */
 static void test_tuned_outer_wide(void **state) {
     (void)state;
     planned p;
@@ -267,11 +300,19 @@ static void test_tuned_outer_wide(void **state) {
     assert_int_equal(c->block_width, 16);
     assert_int_equal(c->block_height, 32);
     assert_int_equal(c->grid[0], 1);
-    assert_int_equal(c->grid[1], 528);
-    assert_int_equal(c->ctas_per_output, 528);
+    assert_int_equal(c->grid[1], 264);
+    assert_int_equal(c->ctas_per_output, 264);
     assert_true(tensor_reduce_config_global_reduce(c));
-    assert_int_equal(c->staging_bytes, 528 * 16 * 4 * 4);
+    assert_int_equal(c->staging_bytes, 264 * 16 * 4 * 4);
     assert_int_equal(c->shared_memory_bytes, 4 * 512 * 4);
+    unplan(&p);
+    /* multi_0_2 ([64,128,256,32] over dims 0 and 2): at most one wave of 2 wide CTAs per SM. */
+    int64_t sm[4] = {64, 128, 256, 32};
+    int d02[2] = {0, 2};
+    plan(&p, 4, sm, d02, 2, &f32_tuned);
+    assert_int_equal(p.c.num_threads, 512);
+    assert_int_equal(p.c.grid[0], 32);
+    assert_int_equal(p.c.grid[1], 8);
     unplan(&p);
     /* Without a global reduce the tuned plan is PyTorch's (a 4-D middle-dim sum, seed 000). */
     int64_t s4[4] = {16, 128, 64, 128};
@@ -283,7 +324,7 @@ static void test_tuned_outer_wide(void **state) {
     unplan(&p);
 }
 
-/* float16 4096^2 column sums: 8 halves (16 bytes) per load, 256-thread CTAs. */
+/* float16 4096^2 column sums: 8 halves (16 bytes) per load, 256-thread CTAs, 3 per SM. */
 static void test_tuned_f16_outer(void **state) {
     (void)state;
     tensor_t *in = tensor_from_blob((void *)(uintptr_t)0x100000, 2, (int64_t[]){4096, 4096}, NULL, TENSOR_FLOAT16,
@@ -301,7 +342,7 @@ static void test_tuned_f16_outer(void **state) {
     assert_int_equal(c.block_width, 32);
     assert_int_equal(c.block_height, 8);
     assert_int_equal(c.grid[0], 16);
-    assert_int_equal(c.grid[1], 32);
+    assert_int_equal(c.grid[1], 24);
     tensor_iter_free(it);
     tensor_release(out);
     tensor_release(in);
@@ -335,6 +376,7 @@ static const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_column_sums),
     cmocka_unit_test(test_rows_of_128),
     cmocka_unit_test(test_tuned_short_rows_vectorised),
+    cmocka_unit_test(test_tuned_short_rows_tile),
     cmocka_unit_test(test_tuned_short_rows_scalar),
     cmocka_unit_test(test_tuned_long_rows_unchanged),
     cmocka_unit_test(test_tuned_outer_wide),
