@@ -181,13 +181,13 @@ static void plan_general(const tensor_iter_t *iter, const tensor_cuda_props *pro
         c.output_mult[TENSOR_REDUCE_BLOCK_Y] = split_output(&c, c.block_height);
 
     int64_t blocks_per_sm = props->max_threads_per_sm / c.num_threads;
-    if (wide) {
-        /* Wide CTAs run under a 64-register cap at 512 threads (128 at 256): 2 (3) of them fit
-         * on an SM, not max_threads_per_sm / num_threads. Sizing the grid for residents that
-         * do not fit leaves a second, mostly empty wave (multi_0_2: 32 x 17 CTAs for 528
-         * assumed slots ran 13% slower than PyTorch's plan on an H200). */
-        int64_t resident = c.num_threads >= 512 ? 1024 : 768;
-        if (resident > props->max_threads_per_sm) resident = props->max_threads_per_sm;
+    const bool one_wave = wide && c.num_threads >= 512;
+    if (one_wave) {
+        /* 512-thread wide CTAs use 48 registers (float32 sum, OVS 4; 64 is their cap): 2 fit on
+         * an SM, not max_threads_per_sm / num_threads = 4. Sizing the grid for 4 left a second,
+         * mostly empty wave (multi_0_2: 32 x 17 CTAs ran 0.88x torch on an H200; 32 x 8: 1.08x).
+         * 256-thread wide CTAs (16-bit OVS 8) keep PyTorch's count: their measured best. */
+        int64_t resident = props->max_threads_per_sm < 1024 ? props->max_threads_per_sm : 1024;
         blocks_per_sm = resident / c.num_threads > 0 ? resident / c.num_threads : 1;
     }
     int64_t target_grid = (int64_t)props->num_sms * blocks_per_sm;
@@ -195,8 +195,8 @@ static void plan_general(const tensor_iter_t *iter, const tensor_cuda_props *pro
     int64_t vpt = values_per_thread(&c);
     if (c.input_mult[TENSOR_REDUCE_BLOCK_Y] != 0 && vpt >= max_values_per_thread && grid_x <= target_grid) {
         /* Too few outputs to fill the GPU: several CTAs share each output (global reduce). */
-        /* wide: round down, so that the grid is at most one wave */
-        int64_t c1 = wide ? max64(target_grid / grid_x, 1) : div_up(target_grid, grid_x);
+        /* one_wave: round down, so that the grid is at most one wave */
+        int64_t c1 = one_wave ? max64(target_grid / grid_x, 1) : div_up(target_grid, grid_x);
         int64_t c2 = div_up(vpt, min_values_per_thread);
         int64_t c3 = div_up(vpt, max_values_per_thread);
         /* PyTorch clamps this to the SM count only on ROCm; on CUDA it does not, nor do we. */
@@ -249,11 +249,13 @@ tensor_status tensor_reduce_config_make(const tensor_iter_t *iter, const tensor_
         return TENSOR_OK;
     }
     plan_general(iter, props, tr, false, &c);
-    if (tr->tuned && !c.reduce_fastest && tensor_reduce_config_global_reduce(&c)) {
+    if (tr->tuned && !c.reduce_fastest && tensor_reduce_config_global_reduce(&c) &&
+        TENSOR_REDUCE_WIDE_THREADS(c.output_vec_size, tr->acc_size) > c.num_threads) {
         /* Deliberate difference: an outer reduction with too few outputs to fill the GPU
-         * (1M x 64, 4M x 3 over dim 0) gets up to 512-thread CTAs instead of 512 / OVS, so a
-         * quarter as many CTAs share each column and the last CTA combines a quarter as many
-         * partials (docs/cuda_reduce.md). */
+         * (1M x 64 over dim 0) gets up to 512-thread CTAs instead of 512 / OVS, so fewer CTAs
+         * share each column and the last CTA combines fewer partials (docs/cuda_reduce.md).
+         * Only when that widens the CTAs: an OVS-1 plan (4M x 3) keeps PyTorch's, whose 512
+         * threads already fill an SM 4 times (32 registers). */
         c = init;
         plan_general(iter, props, tr, true, &c);
     }
