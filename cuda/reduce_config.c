@@ -50,39 +50,92 @@ static int output_vec_size(const tensor_iter_t *iter, int in_arg, int elem, int 
     return vec;
 }
 
-tensor_status tensor_reduce_config_make(const tensor_iter_t *iter, const tensor_cuda_props *props,
-                                        const tensor_reduce_kernel_traits *tr, tensor_reduce_config *out) {
-    const char *func = "tensor_reduce_config_make";
-    TENSOR_CHECK_NOT_NULL(iter, func, "iter");
-    TENSOR_CHECK_NOT_NULL(props, func, "props");
-    TENSOR_CHECK_NOT_NULL(tr, func, "traits");
-    TENSOR_CHECK_NOT_NULL(out, func, "out");
-    if (!tensor_iter_is_reduction(iter) || tensor_iter_ninputs(iter) != 1)
-        return tensor_error(TENSOR_ERR_INVALID_ARGUMENT, "%s: expected a reduction iterator with one input", func);
-    int64_t numel = tensor_iter_numel(iter);
-    if (numel <= 0) return tensor_error(TENSOR_ERR_INVALID_ARGUMENT, "%s: the iterator is empty", func);
-    if (tr->input_size <= 0 || tr->acc_size <= 0 || tr->vt0 <= 0 || tr->input_vec_size <= 0 || tr->max_output_vec <= 0 ||
-        tr->max_threads < 32 || props->num_sms <= 0 || props->max_threads_per_sm <= 0 || props->warp_size <= 0)
-        return tensor_error(TENSOR_ERR_INVALID_ARGUMENT, "%s: traits or device properties out of range", func);
+/* Next power of two >= n (n >= 1). */
+static int64_t next_pow2(int64_t n) {
+    int64_t p = 1;
+    while (p < n) p *= 2;
+    return p;
+}
 
-    tensor_reduce_config c;
-    memset(&c, 0, sizeof c);
-    c.element_size_bytes = tr->acc_size;
-    c.num_outputs = tensor_iter_num_output_elements(iter);
-    c.num_inputs = numel / c.num_outputs;
-    c.step_input = 1;
-    c.step_output = 1;
-    c.ctas_per_output = 1;
-    c.input_vec_size = tr->input_vec_size;
-    c.output_vec_size = 1;
-    c.vt0 = tr->vt0;
+/* The short-rows plan (tuned only), or false when the iterator is not a set of short
+ * contiguous rows. PyTorch puts block.x on such a row and gives each lane one element (or one
+ * vector) of it: a 1M x 32 float32 row sum keeps 4 bytes per thread in flight and reaches
+ * ~600 GB/s on an H100. Here a group of block_width lanes owns a row and every thread folds
+ * TENSOR_REDUCE_SHORT_ROWS_FOR(vec) rows, their loads (16 bytes each when the rows allow) issued
+ * before the first add. */
+static bool plan_short_rows(const tensor_iter_t *iter, const tensor_reduce_kernel_traits *tr, tensor_reduce_config *c) {
+    int in_arg = tensor_iter_noutputs(iter);
+    const int64_t *in_strides = tensor_iter_strides(iter, in_arg);
+    if (!tr->tuned || !c->reduce_fastest || iter->ndim < 2 || tensor_iter_num_reduce_dims(iter) != 1 ||
+        c->num_outputs < 2 || in_strides[0] != tr->input_size)
+        return false;
+    /* 16-byte loads need every row to start 16-byte aligned and to hold whole vectors. */
+    int vec = tr->input_vec_size;
+    int64_t vbytes = (int64_t)vec * tr->input_size;
+    bool aligned = vec > 1 && c->num_inputs % vec == 0 &&
+                   (uint64_t)(uintptr_t)iter->operands[in_arg].data % (uint64_t)vbytes == 0;
+    for (int d = 1; aligned && d < iter->ndim; d++)
+        if (iter->shape[d] > 1 && in_strides[d] % vbytes != 0) aligned = false;
+    if (!aligned) vec = 1;
+    int64_t row_bytes = c->num_inputs * tr->input_size;
+    if (vec == 1 && iter->ndim == 2 && in_strides[1] == row_bytes && row_bytes <= TENSOR_REDUCE_TILE_MAX_ROW_BYTES &&
+        (uint64_t)(uintptr_t)iter->operands[in_arg].data % 16 == 0) {
+        /* Tile mode: rows of a few elements that are not whole vectors. Lanes per row would
+         * load 4-byte pieces of 28-byte rows (4M x 7: 0.69x torch on an H200); a CTA instead
+         * copies its rows' contiguous bytes with 16-byte loads, then a thread folds a row. A
+         * multiple of 256 rows per CTA keeps every tile 16-byte aligned. */
+        int64_t per_thread = TENSOR_REDUCE_TILE_BYTES / row_bytes / TENSOR_REDUCE_SHORT_THREADS;
+        per_thread = per_thread < 1 ? 1 : per_thread > 8 ? 8 : per_thread;
+        c->short_rows = true;
+        c->short_tile = true;
+        c->short_vec = 1;
+        c->vectorize_input = true;
+        c->input_vec_size = 16 / tr->input_size > 0 ? 16 / tr->input_size : 1;
+        c->output_vec_size = 1;
+        c->block_width = 1;
+        c->block_height = TENSOR_REDUCE_SHORT_THREADS;
+        c->num_threads = TENSOR_REDUCE_SHORT_THREADS;
+        c->output_mult[TENSOR_REDUCE_BLOCK_Y] = 1;
+        c->step_input = 1;
+        c->step_output = per_thread * TENSOR_REDUCE_SHORT_THREADS;
+        c->vt0 = (int)per_thread;
+        c->values_per_thread = c->num_inputs;
+        c->grid[0] = div_up(c->num_outputs, c->step_output);
+        c->grid[1] = 1;
+        c->shared_memory_bytes = (c->step_output * row_bytes + 15) / 16 * 16;
+        return true;
+    }
+    int64_t units = c->num_inputs / vec;
+    if (units > TENSOR_REDUCE_SHORT_MAX_UNITS) return false;
+    int64_t lanes = min64(next_pow2(units), 32);
+    c->short_rows = true;
+    c->short_vec = vec;
+    c->vectorize_input = vec > 1;
+    c->input_vec_size = vec;
+    c->output_vec_size = 1;
+    c->block_width = (int)lanes;
+    c->block_height = (int)(TENSOR_REDUCE_SHORT_THREADS / lanes);
+    c->num_threads = TENSOR_REDUCE_SHORT_THREADS;
+    c->input_mult[TENSOR_REDUCE_BLOCK_X] = 1;
+    c->output_mult[TENSOR_REDUCE_BLOCK_Y] = 1;
+    c->step_input = lanes;
+    c->step_output = (int64_t)c->block_height * TENSOR_REDUCE_SHORT_ROWS_FOR(tr->input_vec_size);
+    c->vt0 = TENSOR_REDUCE_SHORT_ROWS_FOR(tr->input_vec_size);
+    c->values_per_thread = div_up(units, lanes);
+    c->grid[0] = div_up(c->num_outputs, c->step_output);
+    c->grid[1] = 1;
+    return true;
+}
 
+/* PyTorch's setReduceConfig. wide: an outer reduction's CTAs get TENSOR_REDUCE_WIDE_THREADS
+ * threads instead of 512 / output_vec_size (see tensor_reduce_config_make). */
+static void plan_general(const tensor_iter_t *iter, const tensor_cuda_props *props, const tensor_reduce_kernel_traits *tr,
+                         bool wide, tensor_reduce_config *out) {
+    tensor_reduce_config c = *out;
     int in_arg = tensor_iter_noutputs(iter);
     const int64_t *in_strides = tensor_iter_strides(iter, in_arg);
     int nred = tensor_iter_num_reduce_dims(iter);
     int64_t dim0, dim1, fastest_stride;
-    /* An all-reduced (or 0-d) iteration reduces along its fastest dim by definition. */
-    c.reduce_fastest = iter->ndim == 0 || nred == iter->ndim || in_strides[0] < in_strides[nred];
     if (c.reduce_fastest) {
         dim0 = c.num_inputs;
         dim1 = c.num_outputs;
@@ -106,7 +159,8 @@ tensor_status tensor_reduce_config_make(const tensor_iter_t *iter, const tensor_
     }
 
     /* Block shape: block.x on the fastest dim (coalesced loads), then widen x if y is short. */
-    int64_t max_threads = max64(tr->max_threads / c.output_vec_size, props->warp_size);
+    int64_t max_threads = wide ? TENSOR_REDUCE_WIDE_THREADS(c.output_vec_size, tr->acc_size)
+                               : max64(tr->max_threads / c.output_vec_size, props->warp_size);
     int64_t p0 = dim0 < max_threads ? last_pow2(dim0) : max_threads;
     int64_t p1 = dim1 < max_threads ? last_pow2(dim1) : max_threads;
     c.block_width = (int)min64(p0, props->warp_size);
@@ -127,12 +181,23 @@ tensor_status tensor_reduce_config_make(const tensor_iter_t *iter, const tensor_
         c.output_mult[TENSOR_REDUCE_BLOCK_Y] = split_output(&c, c.block_height);
 
     int64_t blocks_per_sm = props->max_threads_per_sm / c.num_threads;
+    const bool one_wave = wide && c.num_threads >= 512;
+    if (one_wave) {
+        /* 512-thread wide CTAs use 48 registers (float32 sum, OVS 4; 64 is their cap): 2 fit on
+         * an SM, not max_threads_per_sm / num_threads = 4. Sizing the grid for 4 left a second,
+         * mostly empty wave (multi_0_2: 32 x 17 CTAs ran 0.88x torch on an H200; 32 x 8: 1.08x).
+         * 256-thread wide CTAs (16-bit OVS 8) keep PyTorch's count: their measured best. */
+        int64_t resident = props->max_threads_per_sm < 1024 ? props->max_threads_per_sm : 1024;
+        blocks_per_sm = resident / c.num_threads > 0 ? resident / c.num_threads : 1;
+    }
     int64_t target_grid = (int64_t)props->num_sms * blocks_per_sm;
     int64_t grid_x = div_up(div_up(c.num_outputs, c.output_vec_size), c.step_output);
     int64_t vpt = values_per_thread(&c);
     if (c.input_mult[TENSOR_REDUCE_BLOCK_Y] != 0 && vpt >= max_values_per_thread && grid_x <= target_grid) {
         /* Too few outputs to fill the GPU: several CTAs share each output (global reduce). */
-        int64_t c1 = div_up(target_grid, grid_x), c2 = div_up(vpt, min_values_per_thread);
+        /* one_wave: round down, so that the grid is at most one wave */
+        int64_t c1 = one_wave ? max64(target_grid / grid_x, 1) : div_up(target_grid, grid_x);
+        int64_t c2 = div_up(vpt, min_values_per_thread);
         int64_t c3 = div_up(vpt, max_values_per_thread);
         /* PyTorch clamps this to the SM count only on ROCm; on CUDA it does not, nor do we. */
         int64_t ctas = max64(min64(c1, c2), c3);
@@ -143,6 +208,58 @@ tensor_status tensor_reduce_config_make(const tensor_iter_t *iter, const tensor_
     c.grid[0] = div_up(div_up(c.num_outputs, c.output_vec_size), c.step_output);
     c.grid[1] = c.ctas_per_output;
     c.values_per_thread = values_per_thread(&c);
+    *out = c;
+}
+
+tensor_status tensor_reduce_config_make(const tensor_iter_t *iter, const tensor_cuda_props *props,
+                                        const tensor_reduce_kernel_traits *tr, tensor_reduce_config *out) {
+    const char *func = "tensor_reduce_config_make";
+    TENSOR_CHECK_NOT_NULL(iter, func, "iter");
+    TENSOR_CHECK_NOT_NULL(props, func, "props");
+    TENSOR_CHECK_NOT_NULL(tr, func, "traits");
+    TENSOR_CHECK_NOT_NULL(out, func, "out");
+    if (!tensor_iter_is_reduction(iter) || tensor_iter_ninputs(iter) != 1)
+        return tensor_error(TENSOR_ERR_INVALID_ARGUMENT, "%s: expected a reduction iterator with one input", func);
+    int64_t numel = tensor_iter_numel(iter);
+    if (numel <= 0) return tensor_error(TENSOR_ERR_INVALID_ARGUMENT, "%s: the iterator is empty", func);
+    if (tr->input_size <= 0 || tr->acc_size <= 0 || tr->vt0 <= 0 || tr->input_vec_size <= 0 || tr->max_output_vec <= 0 ||
+        tr->max_threads < 32 || props->num_sms <= 0 || props->max_threads_per_sm <= 0 || props->warp_size <= 0)
+        return tensor_error(TENSOR_ERR_INVALID_ARGUMENT, "%s: traits or device properties out of range", func);
+
+    tensor_reduce_config init;
+    memset(&init, 0, sizeof init);
+    init.element_size_bytes = tr->acc_size;
+    init.num_outputs = tensor_iter_num_output_elements(iter);
+    init.num_inputs = numel / init.num_outputs;
+    init.step_input = 1;
+    init.step_output = 1;
+    init.ctas_per_output = 1;
+    init.input_vec_size = tr->input_vec_size;
+    init.output_vec_size = 1;
+    init.vt0 = tr->vt0;
+    int in_arg = tensor_iter_noutputs(iter);
+    const int64_t *in_strides = tensor_iter_strides(iter, in_arg);
+    int nred = tensor_iter_num_reduce_dims(iter);
+    /* An all-reduced (or 0-d) iteration reduces along its fastest dim by definition. */
+    init.reduce_fastest = iter->ndim == 0 || nred == iter->ndim || in_strides[0] < in_strides[nred];
+
+    tensor_reduce_config c = init;
+    if (plan_short_rows(iter, tr, &c)) {
+        *out = c;
+        return TENSOR_OK;
+    }
+    plan_general(iter, props, tr, false, &c);
+    if (tr->tuned && !c.reduce_fastest && tensor_reduce_config_global_reduce(&c) &&
+        TENSOR_REDUCE_WIDE_THREADS(c.output_vec_size, tr->acc_size) > c.num_threads) {
+        /* Deliberate difference: an outer reduction with too few outputs to fill the GPU
+         * (1M x 64 over dim 0) gets up to 512-thread CTAs instead of 512 / OVS, so fewer CTAs
+         * share each column and the last CTA combines fewer partials (docs/cuda_reduce.md).
+         * Only when that widens the CTAs: an OVS-1 plan (4M x 3) keeps PyTorch's, whose 512
+         * threads already fill an SM 4 times (32 registers). */
+        c = init;
+        plan_general(iter, props, tr, true, &c);
+    }
+
     bool x_reduce = tensor_reduce_config_block_x_reduce(&c);
     if (tensor_reduce_config_block_y_reduce(&c) || (x_reduce && c.block_width > props->warp_size))
         c.shared_memory_bytes = (int64_t)tr->acc_size * c.num_threads * c.output_vec_size;
@@ -163,13 +280,14 @@ int64_t tensor_reduce_config_format(const tensor_reduce_config *c, char *buf, si
     int n = snprintf(buf, size,
                      "block {%d, %d}, grid {%lld, %lld}, %s, input_mult {%lld, %lld, %lld}, output_mult {%lld, %lld}, "
                      "step_input %lld, step_output %lld, vectorize_input %s (x%d), output_vec_size %d, vt0 %d, "
-                     "values_per_thread %lld, ctas_per_output %lld, shared %lld B, staging %lld B, semaphores %lld B",
+                     "values_per_thread %lld, ctas_per_output %lld, shared %lld B, staging %lld B, semaphores %lld B%s",
                      c->block_width, c->block_height, (long long)c->grid[0], (long long)c->grid[1],
                      c->reduce_fastest ? "reducing the fastest dim" : "reducing a strided dim",
                      (long long)c->input_mult[0], (long long)c->input_mult[1], (long long)c->input_mult[2],
                      (long long)c->output_mult[0], (long long)c->output_mult[1], (long long)c->step_input,
                      (long long)c->step_output, c->vectorize_input ? "yes" : "no", c->input_vec_size,
                      c->output_vec_size, c->vt0, (long long)c->values_per_thread, (long long)c->ctas_per_output,
-                     (long long)c->shared_memory_bytes, (long long)c->staging_bytes, (long long)c->semaphore_bytes);
+                     (long long)c->shared_memory_bytes, (long long)c->staging_bytes, (long long)c->semaphore_bytes,
+                     c->short_tile ? ", short-rows kernel (tile)" : c->short_rows ? ", short-rows kernel" : "");
     return n;
 }

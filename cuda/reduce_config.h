@@ -30,7 +30,29 @@ typedef struct tensor_reduce_kernel_traits {
     int input_vec_size; /* elements per vector load when vectorising along the input */
     int max_output_vec; /* largest vector along outputs (4 as PyTorch; 16-byte loads need 16/input_size) */
     int max_threads;    /* threads per block before dividing by output_vec_size (512) */
+    /* 0: PyTorch's setReduceConfig exactly (the seed tests). 1: our deliberate differences,
+     * each measured (docs/cuda_reduce.md "Where our plan differs from PyTorch's"):
+     * short contiguous rows get the short-rows kernel; an outer reduction that needs a global
+     * reduce gets wider CTAs (TENSOR_REDUCE_WIDE_THREADS) so fewer CTAs share each column. */
+    int tuned;
 } tensor_reduce_kernel_traits;
+
+/* Threads per CTA of an outer (output-vectorised) reduction in the tuned plan: as many as
+ * keep a thread's accumulators (OVS x acc bytes) within 16 bytes per 512 threads' share of
+ * registers; PyTorch uses 512 / OVS. A macro: the kernel's __launch_bounds__ use it too. */
+#define TENSOR_REDUCE_WIDE_THREADS(ovs, acc)                                                      \
+    ((ovs) * (acc) <= 16 ? 512 : (ovs) * (acc) <= 32 ? 256 : (ovs) * (acc) <= 64 ? 128 : 64)
+
+/* The short-rows kernel (reduce_kernel.cuh): 256 threads, each lane group of block_width
+ * lanes owns a row; every thread folds TENSOR_REDUCE_SHORT_ROWS_FOR(input_vec_size) rows with
+ * all their loads issued before the first add (8 for 4- and 8-byte inputs, 4 for 2-byte, 2
+ * for 1-byte ones: rows x elements per 16-byte load stays <= 32, which bounds registers and
+ * the unrolled code of every instantiation). Used for contiguous rows of at most
+ * TENSOR_REDUCE_SHORT_MAX_UNITS loads (vectors, or elements when rows are not 16-byte
+ * aligned). */
+#define TENSOR_REDUCE_SHORT_THREADS 256
+#define TENSOR_REDUCE_SHORT_ROWS_FOR(vec) ((32 / (vec)) > 8 ? 8 : (32 / (vec)) < 2 ? 2 : (32 / (vec)))
+#define TENSOR_REDUCE_SHORT_MAX_UNITS 64
 
 enum { TENSOR_REDUCE_BLOCK_X = 0, TENSOR_REDUCE_BLOCK_Y = 1, TENSOR_REDUCE_CTA = 2 };
 
@@ -56,7 +78,20 @@ typedef struct tensor_reduce_config {
     int64_t shared_memory_bytes;
     int64_t staging_bytes;   /* global-reduce partials (0 when ctas_per_output == 1) */
     int64_t semaphore_bytes; /* one uint32 counter per output column of CTAs */
+    /* Short-rows kernel (tuned plans only): block {lanes per row, rows}, grid.x CTAs of
+     * block_height x TENSOR_REDUCE_SHORT_ROWS_FOR(input_vec_size) rows; short_vec elements per lane load (16 bytes'
+     * worth when every row starts 16-byte aligned and holds whole vectors, else 1). */
+    bool short_rows;
+    int short_vec;
+    /* Tile mode of the short-rows kernel: dense rows (one kept dim, row stride = row bytes) of
+     * at most TENSOR_REDUCE_TILE_MAX_ROW_BYTES that are not whole 16-byte vectors (4M x 7
+     * float32): each CTA copies step_output consecutive rows into shared memory with 16-byte
+     * loads, then each thread folds whole rows from there; block {1, 256}. */
+    bool short_tile;
 } tensor_reduce_config;
+
+#define TENSOR_REDUCE_TILE_MAX_ROW_BYTES 64
+#define TENSOR_REDUCE_TILE_BYTES 32768 /* shared memory per CTA, at most */
 
 /* Plans a reduction iterator (built, reduction flag set, one input) for a device. Errors:
  * NULL arguments, a non-reduction iterator, numel 0, bad traits. */

@@ -3,6 +3,7 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -91,12 +92,50 @@ tensor_reduce_kernel_traits tensor_cuda_reduce_traits(tensor_cuda_reduce_kind ki
     t.input_vec_size = 16 / kind.input_size;
     if (t.input_vec_size > 16) t.input_vec_size = 16;
     t.vt0 = t.input_vec_size > 4 ? t.input_vec_size : 4;
-    t.max_output_vec = 4; /* as PyTorch (its block shapes are tested in tests/cuda_host) */
+    /* 4 outputs per load as PyTorch, except 16-bit inputs with float accumulators: 8 (one
+     * 16-byte load instead of 8 bytes, twice the bytes in flight per thread). */
+    t.max_output_vec = kind.input_size == 2 && kind.acc_size == 4 ? 8 : 4;
     t.max_threads = 512;
+    t.tuned = 1; /* our measured deviations from setReduceConfig (reduce_config.h) */
     return t;
 }
 
 /* ---- the plan ---- */
+
+/* The device properties a plan needs, asked once per device (they cannot change while the
+ * process runs): three cudaDeviceGetAttribute calls per reduction were host time on every
+ * call. Filled under sema_lock; readers see an entry only after its release store. */
+static tensor_cuda_props props_cache[SEMA_MAX_DEVICES];
+static _Atomic int props_ready[SEMA_MAX_DEVICES];
+
+static tensor_status device_props(int device, tensor_cuda_props *props, const char *func) {
+    if (device < 0 || device >= SEMA_MAX_DEVICES)
+        return tensor_error(TENSOR_ERR_DEVICE, "%s: device %d is beyond the reduction engine's %d", func, device,
+                            SEMA_MAX_DEVICES);
+    if (atomic_load_explicit(&props_ready[device], memory_order_acquire)) {
+        *props = props_cache[device];
+        return TENSOR_OK;
+    }
+    tensor_cuda_props p;
+    pthread_mutex_lock(&sema_lock);
+    cudaError_t err = cudaSuccess;
+    if (atomic_load_explicit(&props_ready[device], memory_order_relaxed)) {
+        p = props_cache[device];
+    } else {
+        err = cudaDeviceGetAttribute(&p.num_sms, cudaDevAttrMultiProcessorCount, device);
+        if (err == cudaSuccess)
+            err = cudaDeviceGetAttribute(&p.max_threads_per_sm, cudaDevAttrMaxThreadsPerMultiProcessor, device);
+        if (err == cudaSuccess) err = cudaDeviceGetAttribute(&p.warp_size, cudaDevAttrWarpSize, device);
+        if (err == cudaSuccess) {
+            props_cache[device] = p;
+            atomic_store_explicit(&props_ready[device], 1, memory_order_release);
+        }
+    }
+    pthread_mutex_unlock(&sema_lock);
+    if (err != cudaSuccess) return tensor_cuda_error(err, func);
+    *props = p;
+    return TENSOR_OK;
+}
 
 tensor_status tensor_cuda_reduce_plan_make(const tensor_iter_t *iter, tensor_cuda_reduce_kind kind,
                                            tensor_cuda_reduce_plan *plan, void **staging_handle, const char *func) {
@@ -104,13 +143,10 @@ tensor_status tensor_cuda_reduce_plan_make(const tensor_iter_t *iter, tensor_cud
     *staging_handle = NULL;
     int device = iter->device.index;
     tensor_cuda_props props;
-    if (cudaDeviceGetAttribute(&props.num_sms, cudaDevAttrMultiProcessorCount, device) != cudaSuccess ||
-        cudaDeviceGetAttribute(&props.max_threads_per_sm, cudaDevAttrMaxThreadsPerMultiProcessor, device) !=
-            cudaSuccess ||
-        cudaDeviceGetAttribute(&props.warp_size, cudaDevAttrWarpSize, device) != cudaSuccess)
-        return tensor_cuda_error(cudaGetLastError(), func);
+    tensor_status st = device_props(device, &props, func);
+    if (st != TENSOR_OK) return st;
     tensor_reduce_kernel_traits tr = tensor_cuda_reduce_traits(kind);
-    tensor_status st = tensor_reduce_config_make(iter, &props, &tr, &plan->cfg);
+    st = tensor_reduce_config_make(iter, &props, &tr, &plan->cfg);
     if (st != TENSOR_OK) return st;
 
     const int out_arg = 0, in_arg = iter->num_outputs;

@@ -320,17 +320,161 @@ struct Reducer {
             v = block_y_reduce(v, shared);
             v = block_x_reduce(v, shared);
         } else {
-            // Lanes own outputs: warps stride over the CTAs, then the y tree.
-            for (uint32_t c = threadIdx.y; c < ctas; c += blockDim.y) {
-                const acc_t *src =
-                    reinterpret_cast<const acc_t *>(&staging[threadIdx.x + (c + blockIdx.x * ctas) * blockDim.x]);
+            // Lanes own outputs: warps stride over the CTAs, then the y tree. U partials per
+            // thread are loaded before any is combined, into U accumulator sets combined in a
+            // fixed order at the end: the loop was a chain of dependent L2 round trips (264
+            // of them per thread for a 1M x 64 column sum planned as PyTorch does).
+            constexpr int U = OVS >= 8 ? 2 : 4;
+            vec_t a[U];
 #pragma unroll
-                for (int i = 0; i < OVS; i++) v.v[i] = Op::combine(v.v[i], load_cg(src + i));
+            for (int u = 0; u < U; u++)
+#pragma unroll
+                for (int i = 0; i < OVS; i++) a[u].v[i] = Op::identity();
+            const uint32_t by = blockDim.y;
+            const vec_t *col = staging + (size_t)blockIdx.x * ctas * blockDim.x + threadIdx.x;
+            uint32_t c = threadIdx.y;
+            for (; c + (U - 1) * by < ctas; c += U * by) {
+                acc_t t[U][OVS];
+#pragma unroll
+                for (int u = 0; u < U; u++) {
+                    const acc_t *src = reinterpret_cast<const acc_t *>(col + (size_t)(c + u * by) * blockDim.x);
+#pragma unroll
+                    for (int i = 0; i < OVS; i++) t[u][i] = load_cg(src + i);
+                }
+#pragma unroll
+                for (int u = 0; u < U; u++)
+#pragma unroll
+                    for (int i = 0; i < OVS; i++) a[u].v[i] = Op::combine(a[u].v[i], t[u][i]);
             }
+#pragma unroll
+            for (int u = 0; u < U; u++, c += by) {
+                if (c < ctas) {
+                    const acc_t *src = reinterpret_cast<const acc_t *>(col + (size_t)c * blockDim.x);
+#pragma unroll
+                    for (int i = 0; i < OVS; i++) a[u].v[i] = Op::combine(a[u].v[i], load_cg(src + i));
+                }
+            }
+            v = a[0];
+#pragma unroll
+            for (int u = 1; u < U; u++)
+#pragma unroll
+                for (int i = 0; i < OVS; i++) v.v[i] = Op::combine(v.v[i], a[u].v[i]);
             v = block_y_reduce(v, shared);
         }
         value = v;
         return true;
+    }
+
+    // ---- short rows (cfg.short_rows, OVS 1): a group of blockDim.x lanes owns a row ----
+    // Thread (x, y) of CTA b folds rows b * H * R + r * H + y (r < R = TENSOR_REDUCE_SHORT_ROWS_FOR,
+    // H = blockDim.y): lane x takes the row's units x, x + blockDim.x, ... (a unit is a 16-byte
+    // vector when short_vec > 1, else one element). The R loads of one unit step are issued
+    // before the first add; then a shuffle tree over the lane group leaves the row in its
+    // first lane, which stores it. No shared memory, no barrier.
+    __device__ void short_rows_run() const {
+        constexpr int R = TENSOR_REDUCE_SHORT_ROWS_FOR(IN_VEC);
+        const uint32_t lanes = blockDim.x, tx = threadIdx.x, rows_h = blockDim.y;
+        const uint32_t n = p.num_inputs;
+        const uint32_t row0 = blockIdx.x * rows_h * R + threadIdx.y;
+        uint32_t off[R];  // input base of each row (bytes from p.src); valid when row < num_outputs
+        acc_t acc[R];
+#pragma unroll
+        for (int r = 0; r < R; r++) {
+            acc[r] = Op::identity();
+            off[r] = 0;
+            const uint32_t row = row0 + r * rows_h;
+            if (row < p.num_outputs) {
+                uint32_t o[TENSOR_OFFSET_CALC_MAX_ARGS];
+                tensor_offset_calc_get(&p.out_calc, row, o);
+                off[r] = o[1];
+            }
+        }
+#define TT_ROW_OK(r) (row0 + (uint32_t)(r) * rows_h < p.num_outputs)
+        if (p.cfg.short_vec == IN_VEC && IN_VEC > 1) {
+            using V = LoadVec<scalar_t, IN_VEC>;
+            const uint32_t units = n / IN_VEC;
+            for (uint32_t u = tx; u < units; u += lanes) {
+                V v[R];
+#pragma unroll
+                for (int r = 0; r < R; r++)
+                    if (TT_ROW_OK(r)) v[r] = reinterpret_cast<const V *>(p.src + off[r])[u];
+#pragma unroll
+                for (int r = 0; r < R; r++)
+                    if (TT_ROW_OK(r))
+#pragma unroll
+                        for (int i = 0; i < IN_VEC; i++) acc[r] = red(acc[r], Op::load(v[r].v[i]), u * IN_VEC + i);
+            }
+        } else {
+            for (uint32_t u = tx; u < n; u += lanes) {
+                scalar_t v[R];
+#pragma unroll
+                for (int r = 0; r < R; r++)
+                    if (TT_ROW_OK(r)) v[r] = reinterpret_cast<const scalar_t *>(p.src + off[r])[u];
+#pragma unroll
+                for (int r = 0; r < R; r++)
+                    if (TT_ROW_OK(r)) acc[r] = red(acc[r], Op::load(v[r]), u);
+            }
+        }
+        // Every lane of the warp shuffles (rows past the end hold the identity); offsets stay
+        // below the group width, so a group's first lane reads only its own group.
+        for (uint32_t s = 1; s < lanes; s <<= 1) {
+#pragma unroll
+            for (int r = 0; r < R; r++) acc[r] = Op::combine(acc[r], shfl_down(acc[r], (int)s, 0xffffffffu));
+        }
+        if (tx == 0) {
+#pragma unroll
+            for (int r = 0; r < R; r++) {
+                if (TT_ROW_OK(r)) {
+                    vec_t out;
+                    out.v[0] = acc[r];
+                    store(row0 + (uint32_t)r * rows_h, out);
+                }
+            }
+        }
+#undef TT_ROW_OK
+    }
+
+    // ---- short rows, tile mode (cfg.short_tile; block {1, 256}) ----
+    // The CTA's step_output consecutive dense rows are one contiguous, 16-byte aligned byte
+    // range: copy it to shared memory with 16-byte loads (U in flight per thread), then each
+    // thread folds whole rows, elements in order, and stores them (consecutive threads,
+    // consecutive outputs).
+    __device__ void short_tile_run() const {
+        extern __shared__ __align__(16) unsigned char smem_raw[];
+        using V = LoadVec<uint32_t, 4>;
+        constexpr uint32_t T = TENSOR_REDUCE_SHORT_THREADS;
+        constexpr int U = 4;
+        const uint32_t tid = threadIdx.y, n = p.num_inputs;
+        const uint32_t tile_rows = (uint32_t)p.cfg.step_output;
+        const uint32_t row0 = blockIdx.x * tile_rows;
+        const uint32_t rows = p.num_outputs - row0 < tile_rows ? p.num_outputs - row0 : tile_rows;
+        uint32_t o[TENSOR_OFFSET_CALC_MAX_ARGS];
+        tensor_offset_calc_get(&p.out_calc, row0, o);
+        const char *src = p.src + o[1];
+        const uint32_t total = rows * n, nv = total * (uint32_t)sizeof(scalar_t) / 16;
+        const V *gv = reinterpret_cast<const V *>(src);
+        V *sv = reinterpret_cast<V *>(smem_raw);
+        uint32_t i = tid;
+        for (; i + (U - 1) * T < nv; i += U * T) {
+            V t[U];
+#pragma unroll
+            for (int u = 0; u < U; u++) t[u] = gv[i + u * T];
+#pragma unroll
+            for (int u = 0; u < U; u++) sv[i + u * T] = t[u];
+        }
+        for (; i < nv; i += T) sv[i] = gv[i];
+        // The bytes after the last whole vector (the input's last tile only).
+        scalar_t *ss = reinterpret_cast<scalar_t *>(smem_raw);
+        const scalar_t *gs = reinterpret_cast<const scalar_t *>(src);
+        for (uint32_t e = nv * 16 / (uint32_t)sizeof(scalar_t) + tid; e < total; e += T) ss[e] = gs[e];
+        __syncthreads();
+        for (uint32_t r = tid; r < rows; r += T) {
+            const scalar_t *row = ss + r * n;
+            vec_t out;
+            out.v[0] = Op::identity();
+            for (uint32_t k = 0; k < n; k++) out.v[0] = red(out.v[0], Op::load(row[k]), k);
+            store(row0 + r, out);
+        }
     }
 
     __device__ void run() const {
@@ -368,15 +512,34 @@ struct Reducer {
     }
 };
 
-// 512 / OVS threads at most (reduce_config's max_threads / output_vec_size). Min blocks per
-// SM: 4 (<= 32 registers at 512 threads, full occupancy) for 4-byte accumulators; 2 for 8-byte
-// ones, whose VT0 x OVS accumulator sets would spill under a 32-register cap.
+// Threads per CTA at most: PyTorch's 512 / OVS, or the tuned plan's wider outer CTAs
+// (TENSOR_REDUCE_WIDE_THREADS). Min blocks per SM, i.e. the register cap: 4 (32 registers at
+// 512 threads, full occupancy) for OVS 1 with 4-byte accumulators, else 2 (64 registers at
+// 512 threads, 128 at 256, 255 at 128: VT0 x OVS accumulators, 8-byte or struct ones, would
+// spill under a tighter cap).
 template <class Op, int OVS>
-__global__ void __launch_bounds__(512 / OVS, sizeof(typename Op::acc_t) <= 4 ? 4 : 2)
+struct Bounds {
+    static constexpr int acc = (int)sizeof(typename Op::acc_t);
+    static constexpr int wide = TENSOR_REDUCE_WIDE_THREADS(OVS, acc);
+    static constexpr int threads = 512 / OVS > wide ? 512 / OVS : wide;
+    static constexpr int min_blocks = (OVS == 1 && acc <= 4) ? 4 : 2;
+};
+
+template <class Op, int OVS>
+__global__ void __launch_bounds__(Bounds<Op, OVS>::threads, Bounds<Op, OVS>::min_blocks)
     reduce_kernel(const __grid_constant__ tensor_cuda_reduce_plan plan) {
     // __grid_constant__: the plan stays in the parameter bank even though Reducer keeps a
     // reference to it (without it, taking its address copies 1.2 KB to local memory).
     Reducer<Op, OVS>(plan).run();
+}
+
+// Short contiguous rows (cfg.short_rows, lane groups or tile mode): 256 threads, up to 128
+// registers (R loads of 16 bytes and R accumulators per thread spilled under 64).
+template <class Op>
+__global__ void __launch_bounds__(TENSOR_REDUCE_SHORT_THREADS, 2)
+    short_rows_kernel(const __grid_constant__ tensor_cuda_reduce_plan plan) {
+    if (plan.cfg.short_tile) Reducer<Op, 1>(plan).short_tile_run();
+    else Reducer<Op, 1>(plan).short_rows_run();
 }
 
 // Launches the plan's kernel on `stream`. Returns the launch error (cudaSuccess when queued).
@@ -385,7 +548,19 @@ cudaError_t launch(const tensor_cuda_reduce_plan &plan, cudaStream_t stream) {
     const dim3 grid((unsigned)plan.cfg.grid[0], (unsigned)plan.cfg.grid[1]);
     const dim3 block((unsigned)plan.cfg.block_width, (unsigned)plan.cfg.block_height);
     const size_t smem = (size_t)plan.cfg.shared_memory_bytes;
+    if (plan.cfg.short_rows) {
+        short_rows_kernel<Op><<<grid, block, smem, stream>>>(plan);
+        return cudaGetLastError();
+    }
     switch (plan.cfg.output_vec_size) {
+    case 8:
+        // Planned only for 16-bit inputs with float accumulators (tensor_cuda_reduce_traits).
+        if constexpr (sizeof(typename Op::scalar_t) == 2 && sizeof(typename Op::acc_t) <= 4) {
+            reduce_kernel<Op, 8><<<grid, block, smem, stream>>>(plan);
+            break;
+        } else {
+            return cudaErrorInvalidConfiguration;
+        }
     case 4: reduce_kernel<Op, 4><<<grid, block, smem, stream>>>(plan); break;
     case 2: reduce_kernel<Op, 2><<<grid, block, smem, stream>>>(plan); break;
     default: reduce_kernel<Op, 1><<<grid, block, smem, stream>>>(plan); break;

@@ -9,7 +9,11 @@
  * Method (design.md §8): CUDA events around the call on the current (default) stream, so the
  * host work of the call (iterator build, output allocation) is inside the measured time, as it
  * is for torch.sum; a 256 MiB memset between runs flushes the L2 (50 MB on an H100); warm-up
- * runs first; median of REPS runs. Inputs hold random values (never zeros). */
+ * runs first; median of REPS runs. Inputs hold random values (never zeros).
+ *
+ * FLUSH=read in the environment flushes by READING 256 MiB instead (a full tensor_sum of a
+ * 256 MiB float32 tensor): the L2 then holds clean lines, and the timed call does not pay for
+ * writing back the memset's dirty lines it evicts (run.py's "clean flush" table). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -86,6 +90,15 @@ int main(int argc, char **argv) {
     cudaEvent_t e0, e1;
     CHECK_CUDA(cudaEventCreate(&e0));
     CHECK_CUDA(cudaEventCreate(&e1));
+    const char *flush_mode = getenv("FLUSH");
+    const int read_flush = flush_mode != NULL && strcmp(flush_mode, "read") == 0;
+    tensor_t *flush_t = NULL;
+    if (read_flush) {
+        int64_t nf = (int64_t)(flush_bytes / 4);
+        flush_t = tensor_empty(1, &nf, TENSOR_FLOAT32, tensor_cuda(0));
+        if (!flush_t) return 1;
+        CHECK_CUDA(cudaMemset(tensor_data(flush_t), 0x3c, flush_bytes)); /* finite floats */
+    }
     float *times = malloc(sizeof(float) * (size_t)reps);
     char name[128], dts[32];
     int transposed, keepdim, ndim, ndims;
@@ -106,7 +119,13 @@ int main(int argc, char **argv) {
         tensor_t *out = NULL;
         int ok = 1;
         for (int r = -5; r < reps && ok; r++) {
-            CHECK_CUDA(cudaMemsetAsync(flush, r & 0xff, flush_bytes, 0));
+            if (read_flush) {
+                tensor_t *fr = tensor_sum_dims(flush_t, NULL, 0, false, TENSOR_DTYPE_DEFAULT);
+                if (!fr) return 1;
+                tensor_release(fr);
+            } else {
+                CHECK_CUDA(cudaMemsetAsync(flush, r & 0xff, flush_bytes, 0));
+            }
             CHECK_CUDA(cudaEventRecord(e0, 0));
             out = tensor_sum_dims(x, ndims ? dims : NULL, ndims, keepdim != 0, TENSOR_DTYPE_DEFAULT);
             CHECK_CUDA(cudaEventRecord(e1, 0));
@@ -134,6 +153,7 @@ int main(int argc, char **argv) {
         tensor_release(base);
     }
     fclose(f);
+    tensor_release(flush_t);
     free(times);
     cudaFree(flush);
     return 0;

@@ -6,7 +6,10 @@
 #include "cuda/reduce_config.h"
 
 static const tensor_cuda_props h100 = {132, 2048, 32};
-static const tensor_reduce_kernel_traits f32_sum = {4, 4, 4, 4, 4, 512};
+static const tensor_reduce_kernel_traits f32_sum = {4, 4, 4, 4, 4, 512, 0};
+/* Our plan (tensor_cuda_reduce_traits): the same numbers plus our measured deviations. */
+static const tensor_reduce_kernel_traits f32_tuned = {4, 4, 4, 4, 4, 512, 1};
+static const tensor_reduce_kernel_traits f16_tuned = {2, 4, 8, 8, 8, 512, 1};
 
 typedef struct {
     tensor_t *in;
@@ -166,6 +169,197 @@ static void test_rows_of_128(void **state) {
     unplan(&p);
 }
 
+/* ---- where our plan differs from PyTorch's (docs/cuda_reduce.md says why, with figures) ---- */
+
+/* 1M x 32 row sums: PyTorch's plan above (block {32,16}, one float per lane). Ours: the
+ * short-rows kernel, 8 lanes x one 16-byte vector per row, 8 rows per thread. */
+static void test_tuned_short_rows_vectorised(void **state) {
+    (void)state;
+    planned p;
+    int64_t shape[2] = {1 << 20, 32};
+    int dim = 1;
+    plan(&p, 2, shape, &dim, 1, &f32_sum);
+    assert_false(p.c.short_rows);
+    assert_int_equal(p.c.block_width, 32);
+    unplan(&p);
+    plan(&p, 2, shape, &dim, 1, &f32_tuned);
+    const tensor_reduce_config *c = &p.c;
+    assert_true(c->short_rows);
+    assert_int_equal(c->short_vec, 4);
+    assert_true(c->vectorize_input);
+    assert_int_equal(c->block_width, 8);
+    assert_int_equal(c->block_height, 32);
+    assert_int_equal(c->num_threads, TENSOR_REDUCE_SHORT_THREADS);
+    assert_int_equal(c->step_output, 32 * TENSOR_REDUCE_SHORT_ROWS_FOR(4));
+    assert_int_equal(c->grid[0], (1 << 20) / (32 * TENSOR_REDUCE_SHORT_ROWS_FOR(4)));
+    assert_int_equal(c->grid[1], 1);
+    assert_int_equal(c->values_per_thread, 1);
+    assert_int_equal(c->shared_memory_bytes, 0);
+    assert_int_equal(c->staging_bytes, 0);
+    char buf[512];
+    tensor_reduce_config_format(c, buf, sizeof buf);
+    assert_non_null(strstr(buf, "short-rows kernel"));
+    unplan(&p);
+}
+
+/* 4M x 7: dense rows of 28 bytes are not whole vectors: tile mode, 1024 rows (28 KB) per CTA
+ * copied with 16-byte loads, a thread per row. */
+static void test_tuned_short_rows_tile(void **state) {
+    (void)state;
+    planned p;
+    int64_t shape[2] = {1 << 22, 7};
+    int dim = 1;
+    plan(&p, 2, shape, &dim, 1, &f32_tuned);
+    assert_true(p.c.short_rows);
+    assert_true(p.c.short_tile);
+    assert_int_equal(p.c.block_width, 1);
+    assert_int_equal(p.c.block_height, TENSOR_REDUCE_SHORT_THREADS);
+    assert_int_equal(p.c.step_output, 1024);
+    assert_int_equal(p.c.grid[0], (1 << 22) / 1024);
+    assert_int_equal(p.c.shared_memory_bytes, 1024 * 28);
+    char buf[512];
+    tensor_reduce_config_format(&p.c, buf, sizeof buf);
+    assert_non_null(strstr(buf, "(tile)"));
+    unplan(&p);
+    /* Rows of 3: 12 bytes, 2048 rows per CTA (8 per thread, the cap). */
+    int64_t s3[2] = {1000, 3};
+    plan(&p, 2, s3, &dim, 1, &f32_tuned);
+    assert_true(p.c.short_tile);
+    assert_int_equal(p.c.step_output, 2048);
+    assert_int_equal(p.c.grid[0], 1);
+    assert_int_equal(p.c.shared_memory_bytes, 2048 * 12);
+    unplan(&p);
+}
+
+/* Rows that are neither dense nor 16-byte aligned (a row stride of 33 floats): lane groups with
+ * one element per lane, 32 lanes for 32 elements. */
+static void test_tuned_short_rows_scalar(void **state) {
+    (void)state;
+    int64_t shape[2] = {1000, 32}, strides[2] = {33, 1};
+    tensor_t *in = tensor_from_blob((void *)(uintptr_t)0x100000, 2, shape, strides, TENSOR_FLOAT32, tensor_cpu(), NULL,
+                                    NULL);
+    tensor_t *out = tensor_from_blob((void *)(uintptr_t)0x200000, 2, (int64_t[]){1000, 1}, NULL, TENSOR_FLOAT32,
+                                     tensor_cpu(), NULL, NULL);
+    assert_non_null(in);
+    assert_non_null(out);
+    int dim = 1;
+    tensor_iter_t *it = tensor_iter_reduce_new("plan", out, in, &dim, 1, true, TENSOR_FLOAT32);
+    assert_non_null(it);
+    tensor_reduce_config c;
+    assert_int_equal(tensor_reduce_config_make(it, &h100, &f32_tuned, &c), TENSOR_OK);
+    assert_true(c.short_rows);
+    assert_false(c.short_tile);
+    assert_int_equal(c.short_vec, 1);
+    assert_int_equal(c.block_width, 32);
+    assert_int_equal(c.block_height, 8);
+    assert_int_equal(c.grid[0], 16); /* 1000 rows / (8 x 8) */
+    tensor_iter_free(it);
+    tensor_release(out);
+    tensor_release(in);
+}
+
+/* Long rows keep PyTorch's plan; so do rows beyond TENSOR_REDUCE_SHORT_MAX_UNITS loads. */
+static void test_tuned_long_rows_unchanged(void **state) {
+    (void)state;
+    planned p, q;
+    int64_t shape[2] = {4096, 4096};
+    int dim = 1;
+    plan(&p, 2, shape, &dim, 1, &f32_sum);
+    plan(&q, 2, shape, &dim, 1, &f32_tuned);
+    assert_false(q.c.short_rows);
+    assert_int_equal(q.c.block_width, p.c.block_width);
+    assert_int_equal(q.c.block_height, p.c.block_height);
+    assert_int_equal(q.c.grid[0], p.c.grid[0]);
+    unplan(&p);
+    unplan(&q);
+    int64_t s2[2] = {1 << 16, 257}; /* 257 elements: unaligned rows, 257 > 64 units */
+    plan(&q, 2, s2, &dim, 1, &f32_tuned);
+    assert_false(q.c.short_rows);
+    assert_true(q.c.vectorize_input);
+    unplan(&q);
+}
+
+/* 1M x 64 column sums. PyTorch: block {16, 8} (128 = 512 / OVS threads), 2112 CTAs per column,
+ * and the last CTA folds 2112 partials per lane. Ours: block {16, 32}, 264 CTAs (two 512-thread
+ * CTAs per SM under their 64-register cap: one wave). */
+static void test_tuned_outer_wide(void **state) {
+    (void)state;
+    planned p;
+    int64_t shape[2] = {1 << 20, 64};
+    int dim = 0;
+    plan(&p, 2, shape, &dim, 1, &f32_sum);
+    assert_int_equal(p.c.output_vec_size, 4);
+    assert_int_equal(p.c.block_width, 16);
+    assert_int_equal(p.c.block_height, 8);
+    assert_int_equal(p.c.ctas_per_output, 2112);
+    unplan(&p);
+    plan(&p, 2, shape, &dim, 1, &f32_tuned);
+    const tensor_reduce_config *c = &p.c;
+    assert_false(c->short_rows);
+    assert_int_equal(c->output_vec_size, 4);
+    assert_int_equal(c->block_width, 16);
+    assert_int_equal(c->block_height, 32);
+    assert_int_equal(c->grid[0], 1);
+    assert_int_equal(c->grid[1], 264);
+    assert_int_equal(c->ctas_per_output, 264);
+    assert_true(tensor_reduce_config_global_reduce(c));
+    assert_int_equal(c->staging_bytes, 264 * 16 * 4 * 4);
+    assert_int_equal(c->shared_memory_bytes, 4 * 512 * 4);
+    unplan(&p);
+    /* multi_0_2 ([64,128,256,32] over dims 0 and 2): at most one wave of 2 wide CTAs per SM. */
+    int64_t sm[4] = {64, 128, 256, 32};
+    int d02[2] = {0, 2};
+    plan(&p, 4, sm, d02, 2, &f32_tuned);
+    assert_int_equal(p.c.num_threads, 512);
+    assert_int_equal(p.c.grid[0], 32);
+    assert_int_equal(p.c.grid[1], 8);
+    unplan(&p);
+    /* 4M x 3 over dim 0 (OVS 1): PyTorch's 512-thread CTAs already; the tuned plan is PyTorch's. */
+    int64_t s43[2] = {1 << 22, 3};
+    planned q;
+    plan(&p, 2, s43, &dim, 1, &f32_sum);
+    plan(&q, 2, s43, &dim, 1, &f32_tuned);
+    assert_int_equal(q.c.block_width, p.c.block_width);
+    assert_int_equal(q.c.block_height, p.c.block_height);
+    assert_int_equal(q.c.grid[0], p.c.grid[0]);
+    assert_int_equal(q.c.grid[1], p.c.grid[1]);
+    unplan(&p);
+    unplan(&q);
+    /* Without a global reduce the tuned plan is PyTorch's (a 4-D middle-dim sum, seed 000). */
+    int64_t s4[4] = {16, 128, 64, 128};
+    int d1 = 1;
+    plan(&p, 4, s4, &d1, 1, &f32_tuned);
+    assert_int_equal(p.c.block_width, 32);
+    assert_int_equal(p.c.block_height, 4);
+    assert_int_equal(p.c.grid[0], 1024);
+    unplan(&p);
+}
+
+/* float16 4096^2 column sums: 8 halves (16 bytes) per load, 256-thread CTAs, PyTorch's CTA
+ * count for them. */
+static void test_tuned_f16_outer(void **state) {
+    (void)state;
+    tensor_t *in = tensor_from_blob((void *)(uintptr_t)0x100000, 2, (int64_t[]){4096, 4096}, NULL, TENSOR_FLOAT16,
+                                    tensor_cpu(), NULL, NULL);
+    tensor_t *out = tensor_from_blob((void *)(uintptr_t)0x200000, 2, (int64_t[]){1, 4096}, NULL, TENSOR_FLOAT16,
+                                     tensor_cpu(), NULL, NULL);
+    assert_non_null(in);
+    assert_non_null(out);
+    int dim = 0;
+    tensor_iter_t *it = tensor_iter_reduce_new("plan", out, in, &dim, 1, true, TENSOR_FLOAT16);
+    assert_non_null(it);
+    tensor_reduce_config c;
+    assert_int_equal(tensor_reduce_config_make(it, &h100, &f16_tuned, &c), TENSOR_OK);
+    assert_int_equal(c.output_vec_size, 8);
+    assert_int_equal(c.block_width, 32);
+    assert_int_equal(c.block_height, 8);
+    assert_int_equal(c.grid[0], 16);
+    assert_int_equal(c.grid[1], 32);
+    tensor_iter_free(it);
+    tensor_release(out);
+    tensor_release(in);
+}
+
 static void test_format_and_errors(void **state) {
     (void)state;
     planned p;
@@ -193,6 +387,12 @@ static const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_row_sums),
     cmocka_unit_test(test_column_sums),
     cmocka_unit_test(test_rows_of_128),
+    cmocka_unit_test(test_tuned_short_rows_vectorised),
+    cmocka_unit_test(test_tuned_short_rows_tile),
+    cmocka_unit_test(test_tuned_short_rows_scalar),
+    cmocka_unit_test(test_tuned_long_rows_unchanged),
+    cmocka_unit_test(test_tuned_outer_wide),
+    cmocka_unit_test(test_tuned_f16_outer),
     cmocka_unit_test(test_format_and_errors),
 };
 
