@@ -21,6 +21,7 @@
 #include <math.h>
 
 #include "cpu/cpu_reduce.h"
+#include "cpu/sum_simd.h"
 #include "ops/functors/mean.h"
 #include "ops/functors/nansum.h"
 #include "ops/functors/sum.h"
@@ -60,6 +61,9 @@ typedef struct cpu_nanmean_acc_f64 {
     static inline T value_##SFX(const cpu_sum_acc_##SFX *a) { return isfinite(a->s) ? a->s + a->c : a->s; }
 DEF_FOLD(f32, float)
 DEF_FOLD(f64, double)
+/* isfinite() as a comparison (false for NaN), which vectorises. */
+#define FINITE_f32(x) (fabsf(x) <= 0x1.fffffep127f)
+#define FINITE_f64(x) (fabs(x) <= 0x1.fffffffffffffp1023)
 
 static inline float ld_f32(float v) { return v; }
 static inline double ld_f64(double v) { return v; }
@@ -190,6 +194,18 @@ static inline float ld_bf16(uint16_t v) { return cpu_bf16_to_f32(v); }
 #define SUMT_LANES 16
 #define SUMT_NANSKIP 1
 #include "cpu/sum_tmpl.h"
+
+/* Short float32 rows: 8 rows at a time with AVX2 (cpu/sum_short_avx2.c, the same bits), the
+ * rest (and a non-dense accumulator buffer) through the template. */
+#define DEF_SHORT_SIMD(NAME, TMPL, NANSKIP)                                                        \
+    static void NAME(const char *x, int64_t stride, int64_t n, int64_t nrows, char *acc, int64_t acc_stride) { \
+        int64_t done = 0;                                                                          \
+        if (acc_stride == (int64_t)sizeof(cpu_sum_acc_f32))                                        \
+            done = cpu_sum_short_f32_avx2(x, stride, n, nrows, (float *)(void *)acc, NANSKIP);     \
+        if (done < nrows) TMPL(x + done * stride, stride, n, nrows - done, acc + done * acc_stride, acc_stride); \
+    }
+DEF_SHORT_SIMD(rows_short_f32_simd, rows_short_f32_f32, false)
+DEF_SHORT_SIMD(rows_short_f32_simd_nan, rows_short_f32_f32_nan, true)
 
 /* The block and group lengths of cpu/sum_tmpl.h, for the tile paths (the same anchoring, so
  * a strided run is cut where a contiguous one would be). */
@@ -333,7 +349,7 @@ ROW_ADAPT(f64_f64_nan, f64, double)
                     (cpu_sum_acc_##SFX *)(data[0] + j * as1), ctx->count);                         \
             return;                                                                                \
         }                                                                                          \
-        if (as1 != 0 && size1 > 1 && is1 < is0) { /* outer */                                      \
+        if (as1 != 0 && is1 < is0) { /* outer (any size1: see iterator.h) */                                   \
             if (is1 == es && ctx->outer_##SFX != NULL)                                             \
                 ctx->outer_##SFX(data[1], is0, size0, size1, data[0], as1, pos->index0, ctx->count); \
             else                                                                                   \
@@ -365,6 +381,18 @@ ROW_ADAPT(f64_f64_nan, f64, double)
         const sum_ctx *ctx = (const sum_ctx *)vctx;                                                \
         const tensor_dtype dt = ctx->base.out_dtype[0];                                            \
         if ((ctx->mode == MODE_SUM || ctx->mode == MODE_NANSUM) && dt == NATIVE_DT) { /* a plain store (cpu_store_##SFX's case) */ \
+            if (strides[0] == (int64_t)sizeof(T) && strides[1] == (int64_t)sizeof(cpu_sum_acc_##SFX)) { \
+                /* dense: value_##SFX as a select, so that the loop vectorises */                 \
+                for (int64_t j = 0; j < size1; j++) {                                              \
+                    T *restrict o = (T *)(void *)(data[0] + j * strides[2]);                       \
+                    const T *restrict a = (const T *)(const void *)(data[1] + j * strides[3]);     \
+                    for (int64_t i = 0; i < size0; i++) {                                          \
+                        const T s = a[2 * i], c = a[2 * i + 1];                                    \
+                        o[i] = s + (FINITE_##SFX(s) ? c : (T)0); /* inf/NaN + 0: the same bits */  \
+                    }                                                                              \
+                }                                                                                  \
+                return;                                                                            \
+            }                                                                                      \
             for (int64_t j = 0; j < size1; j++)                                                    \
                 for (int64_t i = 0; i < size0; i++) {                                              \
                     const T v = value_##SFX(                                                       \
@@ -543,6 +571,7 @@ static tensor_status sum_family(tensor_iter_t *iter, const tensor_kernel_params 
             ctx.row_f32 = ctx.nanskip ? f32_f32_nan_rowv : f32_f32_rowv;
             ctx.outer_f32 = ctx.nanskip ? outer_f32_f32_nan : outer_f32_f32;
             ctx.short_f32 = ctx.nanskip ? rows_short_f32_f32_nan : rows_short_f32_f32;
+            if (cpu_sum_simd_avx2()) ctx.short_f32 = ctx.nanskip ? rows_short_f32_simd_nan : rows_short_f32_simd;
         } else if (plain && in == TENSOR_FLOAT16) {
             ctx.row_f32 = ctx.nanskip ? f32_f16_nan_rowv : f32_f16_rowv;
             ctx.outer_f32 = ctx.nanskip ? outer_f32_f16_nan : outer_f32_f16;
