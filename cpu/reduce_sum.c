@@ -207,6 +207,22 @@ static inline float ld_bf16(uint16_t v) { return cpu_bf16_to_f32(v); }
 DEF_SHORT_SIMD(rows_short_f32_simd, rows_short_f32_f32, false)
 DEF_SHORT_SIMD(rows_short_f32_simd_nan, rows_short_f32_f32_nan, true)
 
+/* Outer blocks with AVX2 (cpu/sum_outer_avx2.c, the same bits) when the accumulators are
+ * dense {s, c} pairs (not nanmean's counting ones); else the template. */
+#define DEF_OUTER_SIMD(NAME, TMPL, ELEM, NANSKIP)                                                  \
+    static void NAME(const char *in, int64_t row_stride, int64_t size0, int64_t ncols, char *acc, \
+                     int64_t acc_stride, int64_t index0, bool count) {                             \
+        if (count || acc_stride != (int64_t)sizeof(cpu_sum_acc_f32) ||                            \
+            !cpu_sum_outer_avx2(ELEM, NANSKIP, in, row_stride, size0, ncols, (float *)(void *)acc, index0)) \
+            TMPL(in, row_stride, size0, ncols, acc, acc_stride, index0, count);                   \
+    }
+DEF_OUTER_SIMD(outer_f32_simd, outer_f32_f32, CPU_SUM_ELEM_F32, false)
+DEF_OUTER_SIMD(outer_f32_simd_nan, outer_f32_f32_nan, CPU_SUM_ELEM_F32, true)
+DEF_OUTER_SIMD(outer_f16_simd, outer_f32_f16, CPU_SUM_ELEM_F16, false)
+DEF_OUTER_SIMD(outer_f16_simd_nan, outer_f32_f16_nan, CPU_SUM_ELEM_F16, true)
+DEF_OUTER_SIMD(outer_bf16_simd, outer_f32_bf16, CPU_SUM_ELEM_BF16, false)
+DEF_OUTER_SIMD(outer_bf16_simd_nan, outer_f32_bf16_nan, CPU_SUM_ELEM_BF16, true)
+
 /* The block and group lengths of cpu/sum_tmpl.h, for the tile paths (the same anchoring, so
  * a strided run is cut where a contiguous one would be). */
 #define BLOCK_F32 (64 * 32)
@@ -572,6 +588,7 @@ static tensor_status sum_family(tensor_iter_t *iter, const tensor_kernel_params 
             ctx.outer_f32 = ctx.nanskip ? outer_f32_f32_nan : outer_f32_f32;
             ctx.short_f32 = ctx.nanskip ? rows_short_f32_f32_nan : rows_short_f32_f32;
             if (cpu_sum_simd_avx2()) ctx.short_f32 = ctx.nanskip ? rows_short_f32_simd_nan : rows_short_f32_simd;
+            if (cpu_sum_simd_f16c()) ctx.outer_f32 = ctx.nanskip ? outer_f32_simd_nan : outer_f32_simd;
         } else if (plain && in == TENSOR_FLOAT16) {
             ctx.row_f32 = ctx.nanskip ? f32_f16_nan_rowv : f32_f16_rowv;
             ctx.outer_f32 = ctx.nanskip ? outer_f32_f16_nan : outer_f32_f16;
@@ -583,10 +600,12 @@ static tensor_status sum_family(tensor_iter_t *iter, const tensor_kernel_params 
                 ctx.short_f32 = ctx.nanskip ? rows_short_f32_f16c_nan : rows_short_f32_f16c;
             }
 #endif
+            if (cpu_sum_simd_f16c()) ctx.outer_f32 = ctx.nanskip ? outer_f16_simd_nan : outer_f16_simd;
         } else if (plain && in == TENSOR_BFLOAT16) {
             ctx.row_f32 = ctx.nanskip ? f32_bf16_nan_rowv : f32_bf16_rowv;
             ctx.outer_f32 = ctx.nanskip ? outer_f32_bf16_nan : outer_f32_bf16;
             ctx.short_f32 = ctx.nanskip ? rows_short_f32_bf16_nan : rows_short_f32_bf16;
+            if (cpu_sum_simd_f16c()) ctx.outer_f32 = ctx.nanskip ? outer_bf16_simd_nan : outer_bf16_simd;
         }
         return run_f32(iter, &ctx);
     case CPU_VAL_F64:

@@ -103,6 +103,45 @@ static void test_short_rows_match_tile_path(void **state) {
             }
 }
 
+/* Column sums ([R, C] over dim 0): contiguous rows (the outer fast path) against every
+ * other column of a wider tensor (the converted tile path), for the three 16/32-bit float
+ * dtypes, sum and nansum; lengths around the 16-row groups, the 8- and 64-column strips,
+ * the 2048-column chunks, and a reduction long enough for the driver to chunk it. */
+static void test_outer_match_tile_path(void **state) {
+    (void)state;
+    const int64_t rows[] = {1, 15, 16, 17, 100};
+    const int64_t cols[] = {1, 3, 8, 63, 64, 65, 130, 2100};
+    const tensor_dtype dts[3] = {TENSOR_FLOAT32, TENSOR_FLOAT16, TENSOR_BFLOAT16};
+    const sum_fn fns[2] = {tensor_sum_dims, tensor_nansum};
+    const int dim = 0;
+    for (int t = 0; t < 3; t++)
+        for (int f = 0; f < 2; f++)
+            for (size_t ri = 0; ri < sizeof rows / sizeof rows[0] + 2; ri++)
+                for (size_t ci = 0; ci < sizeof cols / sizeof cols[0]; ci++) {
+                    /* the last two row counts: 70001 rows (several driver chunks), 3 and 9 columns */
+                    const bool longc = ri >= sizeof rows / sizeof rows[0];
+                    if (longc && ci > 0) continue;
+                    int64_t sizes[2] = {longc ? 70001 : rows[ri], longc ? (ri % 2 ? 9 : 3) * 2 : 2 * cols[ci]};
+                    tensor_t *f32 = rnd_tensor(2, sizes, f == 1 ? 9 : 0);
+                    tensor_t *big = tensor_to_dtype(f32, dts[t]);
+                    assert_non_null(big);
+                    tensor_t *strided = tensor_slice(big, 1, 0, sizes[1], 2);
+                    tensor_t *dense = tensor_contiguous(strided);
+                    assert_non_null(strided);
+                    assert_non_null(dense);
+                    tensor_t *a = fns[f](strided, &dim, 1, false, TENSOR_FLOAT32);
+                    tensor_t *b = fns[f](dense, &dim, 1, false, TENSOR_FLOAT32);
+                    expect_bitwise(a, b, f ? "nansum columns strided vs dense" : "sum columns strided vs dense",
+                                   (long long)(sizes[1] / 2));
+                    tensor_release(a);
+                    tensor_release(b);
+                    tensor_release(dense);
+                    tensor_release(strided);
+                    tensor_release(big);
+                    tensor_release(f32);
+                }
+}
+
 /* Signed zeros, infinities and NaN in short rows: the values of IEEE sums. */
 static void test_short_rows_special_values(void **state) {
     (void)state;
@@ -302,6 +341,7 @@ static void test_slabs(void **state) {
 static const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_short_rows_match_tile_path),
     cmocka_unit_test(test_short_rows_special_values),
+    cmocka_unit_test(test_outer_match_tile_path),
     cmocka_unit_test(test_block_order_multi_dims),
     cmocka_unit_test(test_slabs),
 };
