@@ -458,6 +458,9 @@ DEF_INT_ROW(irow_i16, int16_t)
 DEF_INT_ROW(irow_i32, int32_t)
 DEF_INT_ROW(irow_i64, int64_t)
 
+static uint64_t irow_i8_simd(const char *p, int64_t n) { return cpu_sum_bytes_avx2(p, n, true); }
+static uint64_t irow_u8_simd(const char *p, int64_t n) { return cpu_sum_bytes_avx2(p, n, false); }
+
 /* An outer block: acc[j] += row[j] for every row (acc dense int64 when acc_stride == 8). */
 #define DEF_INT_OUTER(NAME, ELEM)                                                                  \
     static void NAME(const char *in, int64_t row_stride, int64_t size0, int64_t ncols, char *acc,  \
@@ -619,8 +622,14 @@ static tensor_status sum_family(tensor_iter_t *iter, const tensor_kernel_params 
         if (plain) {
             switch (in) {
             case TENSOR_BOOL:
-            case TENSOR_UINT8: ctx.row_i64 = irow_u8; ctx.outer_i64 = iouter_u8; break;
-            case TENSOR_INT8: ctx.row_i64 = irow_i8; ctx.outer_i64 = iouter_i8; break;
+            case TENSOR_UINT8: /* bool: the bytes are 0 or 1 */
+                ctx.row_i64 = cpu_sum_simd_avx2() ? irow_u8_simd : irow_u8;
+                ctx.outer_i64 = iouter_u8;
+                break;
+            case TENSOR_INT8:
+                ctx.row_i64 = cpu_sum_simd_avx2() ? irow_i8_simd : irow_i8;
+                ctx.outer_i64 = iouter_i8;
+                break;
             case TENSOR_INT16: ctx.row_i64 = irow_i16; ctx.outer_i64 = iouter_i16; break;
             case TENSOR_INT32: ctx.row_i64 = irow_i32; ctx.outer_i64 = iouter_i32; break;
             case TENSOR_INT64: ctx.row_i64 = irow_i64; ctx.outer_i64 = iouter_i64; break;

@@ -35,4 +35,8 @@ int64_t cpu_sum_short_f32_avx2(const char *x, int64_t stride, int64_t n, int64_t
 bool cpu_sum_outer_avx2(cpu_sum_elem e, bool nanskip, const char *in, int64_t row_stride, int64_t size0,
                         int64_t ncols, float *acc, int64_t index0);
 
+/* The sum of n contiguous int8 (is_signed) or uint8 / bool bytes, modulo 2^64
+ * (cpu/sum_int8_avx2.c). Call only when cpu_sum_simd_avx2(). */
+uint64_t cpu_sum_bytes_avx2(const void *p, int64_t n, bool is_signed);
+
 #endif

@@ -174,6 +174,45 @@ static void test_short_rows_special_values(void **state) {
     tensor_release(x);
 }
 
+/* int8 / uint8 / bool contiguous sums (a byte-summing fast path) against int64 loops:
+ * every length up to 300 from odd starts, the extreme values, and a long run. */
+static void test_byte_sums(void **state) {
+    (void)state;
+    const int64_t total = 70000;
+    signed char *v = malloc((size_t)total);
+    assert_non_null(v);
+    for (int64_t i = 0; i < total; i++) v[i] = (signed char)(rng_next() >> 24);
+    for (int64_t i = 0; i < 40; i++) v[i] = -128;
+    for (int64_t i = 40; i < 80; i++) v[i] = 127;
+    const tensor_dtype dts[3] = {TENSOR_INT8, TENSOR_UINT8, TENSOR_BOOL};
+    for (int t = 0; t < 3; t++) {
+        if (dts[t] == TENSOR_BOOL)
+            for (int64_t i = 0; i < total; i++) v[i] = (signed char)(v[i] & 1);
+        tensor_t *x = tensor_from_buffer(v, 1, &total, dts[t], tensor_cpu());
+        assert_non_null(x);
+        for (int64_t start = 0; start < 4; start++)
+            for (int64_t n = 0; n <= 301; n++) {
+                if (n == 301) n = total - start; /* the long run */
+                tensor_t *part = tensor_narrow(x, 0, start, n);
+                assert_non_null(part);
+                tensor_t *s = tensor_sum_dims(part, NULL, 0, false, TENSOR_DTYPE_DEFAULT);
+                assert_non_null(s);
+                assert_int_equal(tensor_get_dtype(s), TENSOR_INT64);
+                int64_t want = 0;
+                for (int64_t i = start; i < start + n; i++)
+                    want += dts[t] == TENSOR_INT8 ? (int64_t)v[i] : (int64_t)(unsigned char)v[i];
+                const int64_t got = *(const int64_t *)tensor_data(s);
+                if (got != want)
+                    fail_msg("%s sum of %lld from %lld: %lld, want %lld", tensor_dtype_name(dts[t]), (long long)n,
+                             (long long)start, (long long)got, (long long)want);
+                tensor_release(s);
+                tensor_release(part);
+            }
+        tensor_release(x);
+    }
+    free(v);
+}
+
 /* ---- the driver: slabs and block order ---- */
 
 typedef tensor_t *(*reduce_fn)(const tensor_t *x, const int *dims, int ndims);
@@ -342,6 +381,7 @@ static const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_short_rows_match_tile_path),
     cmocka_unit_test(test_short_rows_special_values),
     cmocka_unit_test(test_outer_match_tile_path),
+    cmocka_unit_test(test_byte_sums),
     cmocka_unit_test(test_block_order_multi_dims),
     cmocka_unit_test(test_slabs),
 };
