@@ -218,8 +218,10 @@ DEF_SHORT_SIMD(rows_short_f32_simd_nan, rows_short_f32_f32_nan, true)
     }
 DEF_OUTER_SIMD(outer_f32_simd, outer_f32_f32, CPU_SUM_ELEM_F32, false)
 DEF_OUTER_SIMD(outer_f32_simd_nan, outer_f32_f32_nan, CPU_SUM_ELEM_F32, true)
-DEF_OUTER_SIMD(outer_f16_simd, outer_f32_f16, CPU_SUM_ELEM_F16, false)
-DEF_OUTER_SIMD(outer_f16_simd_nan, outer_f32_f16_nan, CPU_SUM_ELEM_F16, true)
+#if CPU_SUM_HAVE_F16C /* the fallback for long rows: the F16C template (the CPU has F16C here) */
+DEF_OUTER_SIMD(outer_f16_simd, outer_f32_f16c, CPU_SUM_ELEM_F16, false)
+DEF_OUTER_SIMD(outer_f16_simd_nan, outer_f32_f16c_nan, CPU_SUM_ELEM_F16, true)
+#endif
 DEF_OUTER_SIMD(outer_bf16_simd, outer_f32_bf16, CPU_SUM_ELEM_BF16, false)
 DEF_OUTER_SIMD(outer_bf16_simd_nan, outer_f32_bf16_nan, CPU_SUM_ELEM_BF16, true)
 
@@ -602,8 +604,8 @@ static tensor_status sum_family(tensor_iter_t *iter, const tensor_kernel_params 
                 ctx.outer_f32 = ctx.nanskip ? outer_f32_f16c_nan : outer_f32_f16c;
                 ctx.short_f32 = ctx.nanskip ? rows_short_f32_f16c_nan : rows_short_f32_f16c;
             }
-#endif
             if (cpu_sum_simd_f16c()) ctx.outer_f32 = ctx.nanskip ? outer_f16_simd_nan : outer_f16_simd;
+#endif
         } else if (plain && in == TENSOR_BFLOAT16) {
             ctx.row_f32 = ctx.nanskip ? f32_bf16_nan_rowv : f32_bf16_rowv;
             ctx.outer_f32 = ctx.nanskip ? outer_f32_bf16_nan : outer_f32_bf16;

@@ -1,11 +1,10 @@
 /* Outer float sums (rows swept into a row of accumulators) with AVX2: see cpu/sum_simd.h.
  *
- * Why: sum_tmpl.h's outer path sums each group of 16 rows into an array of partials, four
- * rows per pass, then folds the array into the {s, c} arrays in a second pass: the partials
- * make four round trips through L1 per group and the fold is a pass of its own. Here a strip
- * of 64 columns keeps its 8 vectors of partials in registers down the whole group and folds
- * them at once, so per group the only traffic besides the input is one read and write of
- * the strip's s and c.
+ * Why: for short rows (e.g. [1M, 64] or [N, 32] summed over dim 0) sum_tmpl.h's outer path
+ * spends its time in loop control: per group of 16 rows, four passes over a few columns
+ * into an array of partials and a fold pass. Here a strip of up to 64 columns keeps its
+ * partials in registers down the whole group and folds them at once. Long rows stay with
+ * the template (see MAX_ROW_BYTES).
  *
  * Same bits as sum_tmpl.h's outer: per column, part = ((0 + r0) + r1) + ... over the
  * group's rows in order (NaN as 0 when nanskip), then TwoSum into {s, c}; groups anchored to
@@ -18,12 +17,13 @@
 #define ATTR __attribute__((target("avx2,f16c")))
 #define INLINE static inline __attribute__((always_inline))
 
-/* Rows per group; columns per chunk (the input is read in runs of this many columns; the
- * chunk's accumulators, 8 bytes a column, stay in L2 between groups). */
+/* Rows per group (the template's SUMT_GROUP). */
 #define GROUP 16
-#ifndef COLS
-#define COLS 16384
-#endif
+/* Rows further apart than this go to the template: with a whole group's rows streaming at
+ * once, rows a power of two apart alias in the L1 sets and the prefetched lines evict each
+ * other (measured: 4096-float rows ran ~10% slower than the template's four rows per pass;
+ * 64-float rows 1.8x faster). */
+#define MAX_ROW_BYTES 1024
 
 bool cpu_sum_simd_f16c(void) {
     static int have = -1; /* benign race: every thread computes the same value */
@@ -91,31 +91,34 @@ ATTR INLINE void strip(const char *rows, int64_t row_stride, int64_t g, int64_t 
 ATTR INLINE void outer_impl(const char *in, int64_t row_stride, int64_t size0, int64_t ncols, float *acc,
                             int64_t index0, const cpu_sum_elem e, const bool nanskip) {
     const int64_t es = e == CPU_SUM_ELEM_F32 ? 4 : 2;
-    for (int64_t j0 = 0; j0 < ncols; j0 += COLS) {
-        const int64_t w = ncols - j0 < COLS ? ncols - j0 : COLS;
-        float *a = acc + 2 * j0;
-        for (int64_t i0 = 0; i0 < size0;) {
-            int64_t g = GROUP - (index0 + i0) % GROUP;
-            if (g > size0 - i0) g = size0 - i0;
-            const char *rows = in + i0 * row_stride + j0 * es;
-            int64_t j = 0;
-            for (; j + 64 <= w; j += 64) strip(rows, row_stride, g, j, a, 8, e, nanskip);
-            for (; j + 8 <= w; j += 8) strip(rows, row_stride, g, j, a, 1, e, nanskip);
-            for (; j < w; j++) { /* the last columns one at a time: the same additions */
-                float p = 0.0f;
-                for (int64_t i = 0; i < g; i++) p += ld1(rows + i * row_stride + j * es, e, nanskip);
-                const float s = a[2 * j], t = s + p, bp = t - s;
-                a[2 * j + 1] += (s - (t - bp)) + (p - bp);
-                a[2 * j] = t;
-            }
-            i0 += g;
+    for (int64_t i0 = 0; i0 < size0;) {
+        int64_t g = GROUP - (index0 + i0) % GROUP;
+        if (g > size0 - i0) g = size0 - i0;
+        const char *rows = in + i0 * row_stride;
+        int64_t j = 0;
+        for (; j + 64 <= ncols; j += 64) strip(rows, row_stride, g, j, acc, 8, e, nanskip);
+        switch ((ncols - j) / 8) { /* 8 .. 56 columns in one strip: independent chains */
+#define NV_CASE(N)                                                                                 \
+    case N: strip(rows, row_stride, g, j, acc, N, e, nanskip); break;
+            NV_CASE(1) NV_CASE(2) NV_CASE(3) NV_CASE(4) NV_CASE(5) NV_CASE(6) NV_CASE(7)
+#undef NV_CASE
+        default: break;
         }
+        j += (ncols - j) / 8 * 8;
+        for (; j < ncols; j++) { /* the last columns one at a time: the same additions */
+            float p = 0.0f;
+            for (int64_t i = 0; i < g; i++) p += ld1(rows + i * row_stride + j * es, e, nanskip);
+            const float s = acc[2 * j], t = s + p, bp = t - s;
+            acc[2 * j + 1] += (s - (t - bp)) + (p - bp);
+            acc[2 * j] = t;
+        }
+        i0 += g;
     }
 }
 
 ATTR bool cpu_sum_outer_avx2(cpu_sum_elem e, bool nanskip, const char *in, int64_t row_stride, int64_t size0,
                              int64_t ncols, float *acc, int64_t index0) {
-    if (!cpu_sum_simd_f16c()) return false;
+    if (!cpu_sum_simd_f16c() || row_stride > MAX_ROW_BYTES || row_stride < -MAX_ROW_BYTES) return false;
 #define CASE(E)                                                                                    \
     case E:                                                                                        \
         if (nanskip) outer_impl(in, row_stride, size0, ncols, acc, index0, E, true);               \

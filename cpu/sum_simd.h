@@ -31,7 +31,7 @@ int64_t cpu_sum_short_f32_avx2(const char *x, int64_t stride, int64_t n, int64_t
  * index0; column j folds into the float {s, c} pair at acc[2 * j] (dense accumulators).
  * The arithmetic of sum_tmpl.h's outer (groups of 16 anchored rows summed in row order,
  * one TwoSum fold per group and column). Returns false, doing nothing, without AVX2 and
- * F16C. */
+ * F16C or for rows more than 1024 bytes apart (the template is faster there). */
 bool cpu_sum_outer_avx2(cpu_sum_elem e, bool nanskip, const char *in, int64_t row_stride, int64_t size0,
                         int64_t ncols, float *acc, int64_t index0);
 
