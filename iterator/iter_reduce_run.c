@@ -51,31 +51,51 @@ static void call_reduce_loop(char **data, const int64_t *strides, int64_t size0,
     t->ops->loop(data, strides, size0, size1, &pos, t->ops->ctx);
 }
 
+static int64_t abs64(int64_t x) { return x < 0 ? -x : x; }
+
 /* The order in which the loop's blocks walk the dims (perm[k] = the computation dim at
- * view position k; -1 past ndim). Computation order (identity), except: when dim 0 is
- * reduced and a kept dim reads its input closer together than dim 0 does, the kept dim
- * with the smallest input stride becomes block dim 1. Then the block is an outer
- * reduction over rows of that kept dim (e.g. [64,128,256,32] summed over dims 0 and 2:
- * blocks of 256 rows of 32 contiguous elements, instead of 32 runs strided 128 bytes
- * apart), which loops sweep row by row (numpy's order). Every output still meets its
- * elements in increasing reduced index. Only strides and the shape decide. */
+ * view position k; -1 past ndim). Only strides and the shape decide.
+ *  - Block dim 1: computation dim 1, except when a kept dim reads its input closer together
+ *    than dim 0 (reduced) does: then the kept dim with the smallest input stride. The block
+ *    is then an outer reduction over rows of that kept dim (e.g. [64,128,256,32] summed
+ *    over dims 0 and 2: blocks of 256 rows of 32 contiguous elements, instead of 32 runs
+ *    strided 128 bytes apart), which loops sweep row by row (numpy's order).
+ *  - The other dims: smallest input stride first, so that consecutive blocks read memory
+ *    in order (in the example, the kept dim of 128 before the reduced dim of 64: each block
+ *    starts where the last one ended, instead of 4 MiB further on), except that reduced
+ *    dims keep their computation order among themselves.
+ * So every output still meets its elements in increasing reduced index. */
 static void block_order(const tensor_iter_t *iter, int r, int perm[TENSOR_MAX_DIMS]) {
     const int ndim = iter->ndim;
     for (int k = 0; k < TENSOR_MAX_DIMS; k++) perm[k] = k < ndim ? k : -1;
-    if (r < 1 || ndim < 2 || iter->shape[0] < 2) return;
+    if (r < 1 || ndim < 2) return;
     const int64_t *st = iter->operands[iter->num_outputs].strides;
-    int best = -1;
-    for (int d = r; d < ndim; d++) {
-        const int64_t a = st[d] < 0 ? -st[d] : st[d];
-        if (iter->shape[d] < 2 || a == 0) continue;
-        if (best < 0 || a < (st[best] < 0 ? -st[best] : st[best])) best = d;
+    int second = 1;
+    if (iter->shape[0] >= 2) {
+        int best = -1;
+        for (int d = r; d < ndim; d++) {
+            if (iter->shape[d] < 2 || st[d] == 0) continue;
+            if (best < 0 || abs64(st[d]) < abs64(st[best])) best = d;
+        }
+        if (best > 1 && abs64(st[best]) < abs64(st[0])) second = best;
     }
-    const int64_t a0 = st[0] < 0 ? -st[0] : st[0];
-    if (best <= 1 || (st[best] < 0 ? -st[best] : st[best]) >= a0) return;
-    int k = 2;
-    for (int d = 1; d < ndim; d++)
-        if (d != best) perm[k++] = d;
-    perm[1] = best;
+    bool placed[TENSOR_MAX_DIMS] = {false};
+    placed[0] = placed[second] = true;
+    perm[1] = second;
+    for (int k = 2; k < ndim; k++) {
+        int pick = -1, next_reduced = -1;
+        for (int d = 1; d < r; d++)
+            if (!placed[d]) {
+                next_reduced = d;
+                break;
+            }
+        for (int d = 1; d < ndim; d++) {
+            if (placed[d] || (d < r && d != next_reduced)) continue;
+            if (pick < 0 || abs64(st[d]) < abs64(st[pick])) pick = d;
+        }
+        perm[k] = pick;
+        placed[pick] = true;
+    }
 }
 
 static void view_permute(iter_view *v, const int perm[TENSOR_MAX_DIMS]) {
@@ -270,10 +290,19 @@ tensor_status tensor_iter_reduce_run(const tensor_iter_t *iter, const tensor_ite
     base.data[0] = buf;
     memcpy(base.strides[0], acc_strides, sizeof acc_strides);
 
-    /* Output groups only spread work over threads; the chunks fix the arithmetic. */
+    /* Output groups spread work over threads, and keep long rows in order; the chunks fix
+     * the arithmetic. */
     int64_t groups = 1;
     int group_dim = -1;
-    if (nthreads > 1 && numel >= TENSOR_ITER_GRAIN_SIZE && chunks < nthreads) {
+    const int64_t *ist = iter->operands[nout].strides;
+    if (chunks > 1 && chunk_dim == 0 && proto.perm[1] >= r &&
+        abs64(ist[proto.perm[1]]) >= iter->shape[0] * abs64(ist[0])) {
+        /* Long rows cut into chunks along dim 0, rows (block dim 1) apart by at least a
+         * row's length (e.g. [32, 2M] over dim 1): a task per row and chunk, taken row by
+         * row, so memory is read in order instead of a chunk of each row in turn. */
+        group_dim = proto.perm[1];
+        groups = iter->shape[group_dim] < 4096 ? iter->shape[group_dim] : 4096;
+    } else if (nthreads > 1 && numel >= TENSOR_ITER_GRAIN_SIZE && chunks < nthreads) {
         int64_t want = (nthreads + chunks - 1) / chunks;
         group_dim = iter_find_split_dim(iter->shape, r, ndim, want);
         if (group_dim >= 0) groups = iter->shape[group_dim] < want ? iter->shape[group_dim] : want;
@@ -284,7 +313,7 @@ tensor_status tensor_iter_reduce_run(const tensor_iter_t *iter, const tensor_ite
 #pragma omp parallel for schedule(dynamic, 1) num_threads(nthreads) if (nthreads > 1 && tasks > 1)
 #endif
     for (int64_t t = 0; t < tasks; t++) {
-        int64_t c = t / groups, g = t % groups;
+        int64_t g = t / chunks, c = t % chunks; /* group by group, its chunks in order */
         iter_view v = base;
         reduce_task_ctx tc = proto;
         v.data[0] = buf + c * nouts * acc;
