@@ -171,6 +171,44 @@ static inline float ld_bf16(uint16_t v) { return cpu_bf16_to_f32(v); }
 #define SUMT_LANES 32
 #define SUMT_NANSKIP 1
 #include "cpu/sum_tmpl.h"
+/* bfloat16 with AVX2, chosen at run time: the widening shift written with intrinsics (the
+ * compiler's vectorisation of ld_bf16 went through the stack). Exact, so the same bits. */
+#define SUMT_BF16_CVT8(p)                                                                          \
+    _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_cvtepu16_epi32(_mm_loadu_si128((const __m128i *)(const void *)(p))), 16))
+#define SUMT_BF16_LOAD8(d, p) _mm256_storeu_ps((d), SUMT_BF16_CVT8(p))
+#define SUMT_BF16_ADD8(d, p) _mm256_storeu_ps((d), _mm256_add_ps(_mm256_loadu_ps(d), SUMT_BF16_CVT8(p)))
+#define SUMT_BF16_ADD8_NAN(d, p)                                                                   \
+    do {                                                                                           \
+        const __m256 v8_ = SUMT_BF16_CVT8(p);                                                      \
+        _mm256_storeu_ps((d), _mm256_add_ps(_mm256_loadu_ps(d),                                    \
+                                            _mm256_and_ps(v8_, _mm256_cmp_ps(v8_, v8_, _CMP_ORD_Q)))); \
+    } while (0)
+#define SUMT_FN(x) x##_f32_bf16x
+#define SUMT_T float
+#define SUMT_ACC cpu_sum_acc_f32
+#define SUMT_NACC cpu_nanmean_acc_f32
+#define SUMT_FOLD fold_f32
+#define SUMT_ELEM uint16_t
+#define SUMT_LOAD ld_bf16
+#define SUMT_LOAD8 SUMT_BF16_LOAD8
+#define SUMT_ADD8 SUMT_BF16_ADD8
+#define SUMT_ATTR __attribute__((target("avx2")))
+#define SUMT_LANES 32
+#define SUMT_NANSKIP 0
+#include "cpu/sum_tmpl.h"
+#define SUMT_FN(x) x##_f32_bf16x_nan
+#define SUMT_T float
+#define SUMT_ACC cpu_sum_acc_f32
+#define SUMT_NACC cpu_nanmean_acc_f32
+#define SUMT_FOLD fold_f32
+#define SUMT_ELEM uint16_t
+#define SUMT_LOAD ld_bf16
+#define SUMT_LOAD8 SUMT_BF16_LOAD8
+#define SUMT_ADD8 SUMT_BF16_ADD8_NAN
+#define SUMT_ATTR __attribute__((target("avx2")))
+#define SUMT_LANES 32
+#define SUMT_NANSKIP 1
+#include "cpu/sum_tmpl.h"
 #else
 #define CPU_SUM_HAVE_F16C 0
 #endif
@@ -221,9 +259,9 @@ DEF_OUTER_SIMD(outer_f32_simd_nan, outer_f32_f32_nan, CPU_SUM_ELEM_F32, true)
 #if CPU_SUM_HAVE_F16C /* the fallback for long rows: the F16C template (the CPU has F16C here) */
 DEF_OUTER_SIMD(outer_f16_simd, outer_f32_f16c, CPU_SUM_ELEM_F16, false)
 DEF_OUTER_SIMD(outer_f16_simd_nan, outer_f32_f16c_nan, CPU_SUM_ELEM_F16, true)
+DEF_OUTER_SIMD(outer_bf16_simd, outer_f32_bf16x, CPU_SUM_ELEM_BF16, false)
+DEF_OUTER_SIMD(outer_bf16_simd_nan, outer_f32_bf16x_nan, CPU_SUM_ELEM_BF16, true)
 #endif
-DEF_OUTER_SIMD(outer_bf16_simd, outer_f32_bf16, CPU_SUM_ELEM_BF16, false)
-DEF_OUTER_SIMD(outer_bf16_simd_nan, outer_f32_bf16_nan, CPU_SUM_ELEM_BF16, true)
 
 /* The block and group lengths of cpu/sum_tmpl.h, for the tile paths (the same anchoring, so
  * a strided run is cut where a contiguous one would be). */
@@ -281,6 +319,8 @@ ROW_ADAPT(f32_bf16_nan, f32, uint16_t)
 #if CPU_SUM_HAVE_F16C
 ROW_ADAPT(f32_f16c, f32, uint16_t)
 ROW_ADAPT(f32_f16c_nan, f32, uint16_t)
+ROW_ADAPT(f32_bf16x, f32, uint16_t)
+ROW_ADAPT(f32_bf16x_nan, f32, uint16_t)
 #endif
 ROW_ADAPT(f64_f64, f64, double)
 ROW_ADAPT(f64_f64_nan, f64, double)
@@ -610,7 +650,13 @@ static tensor_status sum_family(tensor_iter_t *iter, const tensor_kernel_params 
             ctx.row_f32 = ctx.nanskip ? f32_bf16_nan_rowv : f32_bf16_rowv;
             ctx.outer_f32 = ctx.nanskip ? outer_f32_bf16_nan : outer_f32_bf16;
             ctx.short_f32 = ctx.nanskip ? rows_short_f32_bf16_nan : rows_short_f32_bf16;
-            if (cpu_sum_simd_f16c()) ctx.outer_f32 = ctx.nanskip ? outer_bf16_simd_nan : outer_bf16_simd;
+#if CPU_SUM_HAVE_F16C
+            if (cpu_sum_simd_f16c()) { /* AVX2 (and F16C, which the outer kernel checks with it) */
+                ctx.row_f32 = ctx.nanskip ? f32_bf16x_nan_rowv : f32_bf16x_rowv;
+                ctx.outer_f32 = ctx.nanskip ? outer_bf16_simd_nan : outer_bf16_simd;
+                ctx.short_f32 = ctx.nanskip ? rows_short_f32_bf16x_nan : rows_short_f32_bf16x;
+            }
+#endif
         }
         return run_f32(iter, &ctx);
     case CPU_VAL_F64:

@@ -67,40 +67,65 @@ static void expect_bitwise(const tensor_t *a, const tensor_t *b, const char *wha
 typedef tensor_t *(*sum_fn)(const tensor_t *t, const int *dims, int ndims, bool keepdim, tensor_dtype dtype);
 
 /* [N, k] rows: contiguous (short path), rows in a wider buffer (the short path's plain
- * loads over the gap between rows) and every other element (the tile path). */
+ * loads over the gap between rows) and every other element (the tile path); float32,
+ * float16 and bfloat16 inputs summed into float32. */
 static void test_short_rows_match_tile_path(void **state) {
     (void)state;
     const int64_t rows[] = {1, 7, 8, 9, 37, 300};
     const sum_fn fns[2] = {tensor_sum_dims, tensor_nansum};
+    const tensor_dtype dts[3] = {TENSOR_FLOAT32, TENSOR_FLOAT16, TENSOR_BFLOAT16};
     const int dim = 1;
-    for (int f = 0; f < 2; f++)
-        for (int64_t k = 1; k <= 40; k++)
-            for (size_t ri = 0; ri < sizeof rows / sizeof rows[0]; ri++) {
-                int64_t sizes[2] = {rows[ri], 2 * k};
-                tensor_t *big = rnd_tensor(2, sizes, f == 1 ? 5 : 0);
-                tensor_t *strided = tensor_slice(big, 1, 0, 2 * k, 2);
-                tensor_t *gapped = tensor_narrow(big, 1, 0, k);
-                tensor_t *dense = tensor_contiguous(strided);
-                assert_non_null(strided);
-                assert_non_null(gapped);
-                assert_non_null(dense);
-                tensor_t *a = fns[f](strided, &dim, 1, false, TENSOR_DTYPE_DEFAULT);
-                tensor_t *b = fns[f](dense, &dim, 1, false, TENSOR_DTYPE_DEFAULT);
-                tensor_t *g = fns[f](gapped, &dim, 1, false, TENSOR_DTYPE_DEFAULT);
-                tensor_t *gd = tensor_contiguous(gapped);
-                tensor_t *h = fns[f](gd, &dim, 1, false, TENSOR_DTYPE_DEFAULT);
-                expect_bitwise(a, b, f ? "nansum strided vs dense rows" : "sum strided vs dense rows", (long long)k);
-                expect_bitwise(g, h, f ? "nansum gapped vs dense rows" : "sum gapped vs dense rows", (long long)k);
-                tensor_release(a);
-                tensor_release(b);
-                tensor_release(g);
-                tensor_release(h);
-                tensor_release(gd);
-                tensor_release(dense);
-                tensor_release(gapped);
-                tensor_release(strided);
-                tensor_release(big);
-            }
+    for (int t = 0; t < 3; t++)
+        for (int f = 0; f < 2; f++)
+            for (int64_t k = 1; k <= 40; k++)
+                for (size_t ri = 0; ri < sizeof rows / sizeof rows[0]; ri++) {
+                    int64_t sizes[2] = {rows[ri], 2 * k};
+                    tensor_t *f32 = rnd_tensor(2, sizes, f == 1 ? 5 : 0);
+                    tensor_t *big = tensor_to_dtype(f32, dts[t]);
+                    assert_non_null(big);
+                    tensor_t *strided = tensor_slice(big, 1, 0, 2 * k, 2);
+                    tensor_t *gapped = tensor_narrow(big, 1, 0, k);
+                    tensor_t *dense = tensor_contiguous(strided);
+                    tensor_t *gd = tensor_contiguous(gapped);
+                    assert_non_null(strided);
+                    assert_non_null(gapped);
+                    assert_non_null(dense);
+                    assert_non_null(gd);
+                    tensor_t *a = fns[f](strided, &dim, 1, false, TENSOR_FLOAT32);
+                    tensor_t *b = fns[f](dense, &dim, 1, false, TENSOR_FLOAT32);
+                    tensor_t *g = fns[f](gapped, &dim, 1, false, TENSOR_FLOAT32);
+                    tensor_t *h = fns[f](gd, &dim, 1, false, TENSOR_FLOAT32);
+                    expect_bitwise(a, b, f ? "nansum strided vs dense rows" : "sum strided vs dense rows", (long long)k);
+                    expect_bitwise(g, h, f ? "nansum gapped vs dense rows" : "sum gapped vs dense rows", (long long)k);
+                    tensor_release(a);
+                    tensor_release(b);
+                    tensor_release(g);
+                    tensor_release(h);
+                    tensor_release(gd);
+                    tensor_release(dense);
+                    tensor_release(gapped);
+                    tensor_release(strided);
+                    tensor_release(big);
+                    tensor_release(f32);
+                }
+    /* long rows (several anchored blocks, the inner row path) of each dtype, from an odd
+     * start: the same check */
+    for (int t = 0; t < 3; t++) {
+        int64_t sizes[2] = {3, 2 * 5000};
+        tensor_t *f32 = rnd_tensor(2, sizes, 0);
+        tensor_t *big = tensor_to_dtype(f32, dts[t]);
+        tensor_t *strided = tensor_slice(big, 1, 1, 2 * 5000, 2);
+        tensor_t *dense = tensor_contiguous(strided);
+        tensor_t *a = tensor_sum_dims(strided, &dim, 1, false, TENSOR_FLOAT32);
+        tensor_t *b = tensor_sum_dims(dense, &dim, 1, false, TENSOR_FLOAT32);
+        expect_bitwise(a, b, "sum strided vs dense long rows", 4999);
+        tensor_release(a);
+        tensor_release(b);
+        tensor_release(dense);
+        tensor_release(strided);
+        tensor_release(big);
+        tensor_release(f32);
+    }
 }
 
 /* Column sums ([R, C] over dim 0): contiguous rows (the outer fast path) against every
