@@ -80,6 +80,7 @@ static inline float ld_bf16(uint16_t v) { return cpu_bf16_to_f32(v); }
 #define SUMT_LOAD ld_f32
 #define SUMT_LANES 32
 #define SUMT_NANSKIP 0
+#define SUMT_TWO_STREAMS 1
 #include "cpu/sum_tmpl.h"
 #define SUMT_FN(x) x##_f32_f32_nan
 #define SUMT_T float
@@ -90,6 +91,7 @@ static inline float ld_bf16(uint16_t v) { return cpu_bf16_to_f32(v); }
 #define SUMT_LOAD ld_f32
 #define SUMT_LANES 32
 #define SUMT_NANSKIP 1
+#define SUMT_TWO_STREAMS 1
 #include "cpu/sum_tmpl.h"
 #define SUMT_FN(x) x##_f32_f16
 #define SUMT_T float
