@@ -404,7 +404,16 @@ ROW_ADAPT(f64_f64_nan, f64, double)
                 return;                                                                            \
             }                                                                                      \
             const row_fn_##SFX row = ctx->row_##SFX;                                               \
-            for (int64_t j = 0; j < size1; j++)                                                    \
+            /* Rows too short for row()'s two streams: rows j and j + half alternately (the    \
+             * rows are independent outputs, so only the order of the work changes). */        \
+            const int64_t half = size0 < 2 * BLOCK ? size1 / 2 : 0;                                \
+            for (int64_t j = 0; j < half; j++) {                                                   \
+                row(data[1] + j * is1, size0, pos->index0 + j * pos->index_stride1,               \
+                    (cpu_sum_acc_##SFX *)(data[0] + j * as1), ctx->count);                         \
+                row(data[1] + (j + half) * is1, size0, pos->index0 + (j + half) * pos->index_stride1, \
+                    (cpu_sum_acc_##SFX *)(data[0] + (j + half) * as1), ctx->count);                \
+            }                                                                                      \
+            for (int64_t j = 2 * half; j < size1; j++)                                             \
                 row(data[1] + j * is1, size0, pos->index0 + j * pos->index_stride1,               \
                     (cpu_sum_acc_##SFX *)(data[0] + j * as1), ctx->count);                         \
             return;                                                                                \
