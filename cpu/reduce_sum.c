@@ -14,8 +14,10 @@
  *   outer  dim 0 reduced, dim 1 kept and contiguous: rows swept into a row of partials;
  *   tile   any other strides or dtypes: the same arithmetic over converted tiles;
  *   kept   dim 0 kept (nothing reduced in the block): one fold per element.
- * Direct loads (no tile) exist for float32, float16 and bfloat16 (float accumulators) and
- * float64; every other input dtype (integers summed into a float dtype, float8, an explicit
+ * On x86-64 with AVX2, cpu/sum_simd.h's kernels take short inner rows of float32, outer
+ * blocks with rows up to 1 KiB apart and int8/uint8/bool runs (the same bits as the
+ * template). Direct loads (no tile) exist for float32, float16 and bfloat16 (float
+ * accumulators) and float64; every other input dtype (integers summed into a float dtype, float8, an explicit
  * narrower dtype) goes through the converters. Integer sums accumulate in int64 with
  * wrapping adds (uint64 arithmetic), loops the compiler vectorises. */
 #include <math.h>
