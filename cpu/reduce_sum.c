@@ -615,10 +615,7 @@ static tensor_status run_i64(const tensor_iter_t *iter, sum_ctx *ctx) {
 /* ---- the kernels ---- */
 
 #if CPU_SUM_HAVE_F16C
-static bool have_f16c(void) {
-    __builtin_cpu_init();
-    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("f16c");
-}
+static bool have_f16c(void) { return cpu_sum_simd_f16c(); /* cpu/sum_outer_avx2.c */ }
 #endif
 
 static tensor_status sum_family(tensor_iter_t *iter, const tensor_kernel_params *params, sum_mode mode,
