@@ -406,9 +406,9 @@ ROW_ADAPT(f64_f64_nan, f64, double)
                 return;                                                                            \
             }                                                                                      \
             const row_fn_##SFX row = ctx->row_##SFX;                                               \
-            /* Rows too short for row()'s two streams: rows j and j + half alternately (the    \
-             * rows are independent outputs, so only the order of the work changes). */        \
-            const int64_t half = size0 < 2 * BLOCK ? size1 / 2 : 0;                                \
+            /* Rows too short for row()'s two streams, one output each (as1 != 0): rows j and  \
+             * j + half alternately (only the order of independent work changes). */           \
+            const int64_t half = size0 < 2 * BLOCK && as1 != 0 ? size1 / 2 : 0;                   \
             for (int64_t j = 0; j < half; j++) {                                                   \
                 row(data[1] + j * is1, size0, pos->index0 + j * pos->index_stride1,               \
                     (cpu_sum_acc_##SFX *)(data[0] + j * as1), ctx->count);                         \

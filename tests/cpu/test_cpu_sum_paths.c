@@ -108,6 +108,42 @@ static void test_short_rows_match_tile_path(void **state) {
                     tensor_release(big);
                     tensor_release(f32);
                 }
+    /* full sums over rows of N elements whose blocks start mid-row (row j starts at
+     * reduced index N j): contiguous rows in a wider buffer (the row path) against the
+     * same values every other element (the tile path), each dtype, sum and nansum */
+    for (int t = 0; t < 6; t++)
+        for (int f = 0; f < 2; f++) {
+            /* rows of 5000 (several blocks) and of 1000 (less than two) */
+            const int64_t R = 7, N = t < 3 ? 5000 : 1000, W = N + 3;
+            float *v = malloc(sizeof(float) * (size_t)(R * W));
+            float *v2 = calloc((size_t)(R * 2 * W), sizeof(float));
+            assert_non_null(v);
+            assert_non_null(v2);
+            for (int64_t e = 0; e < R * W; e++) {
+                v[e] = f == 1 && rng_next() % 11 == 0 ? NAN : rnd_value();
+                v2[(e / W) * 2 * W + 2 * (e % W)] = v[e];
+            }
+            int64_t s1[2] = {R, W}, s2[2] = {R, 2 * W};
+            tensor_t *b1 = tensor_from_buffer(v, 2, s1, TENSOR_FLOAT32, tensor_cpu());
+            tensor_t *b2 = tensor_from_buffer(v2, 2, s2, TENSOR_FLOAT32, tensor_cpu());
+            free(v);
+            free(v2);
+            tensor_t *c1 = tensor_to_dtype(b1, dts[t % 3]), *c2 = tensor_to_dtype(b2, dts[t % 3]);
+            tensor_t *gapped = tensor_narrow(c1, 1, 0, N), *strided = tensor_slice(c2, 1, 0, 2 * N, 2);
+            assert_non_null(gapped);
+            assert_non_null(strided);
+            tensor_t *a = fns[f](gapped, NULL, 0, false, TENSOR_FLOAT32);
+            tensor_t *b = fns[f](strided, NULL, 0, false, TENSOR_FLOAT32);
+            expect_bitwise(a, b, f ? "nansum all of gapped vs strided rows" : "sum all of gapped vs strided rows", t);
+            tensor_release(a);
+            tensor_release(b);
+            tensor_release(gapped);
+            tensor_release(strided);
+            tensor_release(c1);
+            tensor_release(c2);
+            tensor_release(b1);
+            tensor_release(b2);
+        }
     /* long rows (several anchored blocks, the inner row path) of each dtype, from an odd
      * start: the same check */
     for (int t = 0; t < 3; t++) {
