@@ -178,7 +178,7 @@ tensor_status cpu_run_by_input(const tensor_iter_t *iter, const tensor_kernel_pa
         VAL_T tile[CPU_TILE];                                                                      \
         const int64_t as0 = strides[0], is0 = strides[1], as1 = strides[2], is1 = strides[3];      \
         const int64_t x0 = pos->index_stride0, x1 = pos->index_stride1;                            \
-        if (as0 == 0 && as1 != 0 && size1 > 1 && is1 < is0) {                                      \
+        if (as0 == 0 && as1 != 0 && is1 < is0) { /* any size1 */                               \
             for (int64_t i = 0; i < size0; i++) {                                                  \
                 const int64_t idx = pos->index0 + i * x0;                                          \
                 for (int64_t j0 = 0; j0 < size1; j0 += CPU_TILE) {                                 \

@@ -14,13 +14,16 @@
  *   outer  dim 0 reduced, dim 1 kept and contiguous: rows swept into a row of partials;
  *   tile   any other strides or dtypes: the same arithmetic over converted tiles;
  *   kept   dim 0 kept (nothing reduced in the block): one fold per element.
- * Direct loads (no tile) exist for float32, float16 and bfloat16 (float accumulators) and
- * float64; every other input dtype (integers summed into a float dtype, float8, an explicit
+ * On x86-64 with AVX2, cpu/sum_simd.h's kernels take short inner rows of float32, outer
+ * blocks with rows up to 1 KiB apart and int8/uint8/bool runs (the same bits as the
+ * template). Direct loads (no tile) exist for float32, float16 and bfloat16 (float
+ * accumulators) and float64; every other input dtype (integers summed into a float dtype, float8, an explicit
  * narrower dtype) goes through the converters. Integer sums accumulate in int64 with
  * wrapping adds (uint64 arithmetic), loops the compiler vectorises. */
 #include <math.h>
 
 #include "cpu/cpu_reduce.h"
+#include "cpu/sum_simd.h"
 #include "ops/functors/mean.h"
 #include "ops/functors/nansum.h"
 #include "ops/functors/sum.h"
@@ -60,6 +63,9 @@ typedef struct cpu_nanmean_acc_f64 {
     static inline T value_##SFX(const cpu_sum_acc_##SFX *a) { return isfinite(a->s) ? a->s + a->c : a->s; }
 DEF_FOLD(f32, float)
 DEF_FOLD(f64, double)
+/* isfinite() as a comparison (false for NaN), which vectorises. */
+#define FINITE_f32(x) (fabsf(x) <= 0x1.fffffep127f)
+#define FINITE_f64(x) (fabs(x) <= 0x1.fffffffffffffp1023)
 
 static inline float ld_f32(float v) { return v; }
 static inline double ld_f64(double v) { return v; }
@@ -76,6 +82,7 @@ static inline float ld_bf16(uint16_t v) { return cpu_bf16_to_f32(v); }
 #define SUMT_LOAD ld_f32
 #define SUMT_LANES 32
 #define SUMT_NANSKIP 0
+#define SUMT_TWO_STREAMS 1
 #include "cpu/sum_tmpl.h"
 #define SUMT_FN(x) x##_f32_f32_nan
 #define SUMT_T float
@@ -86,6 +93,7 @@ static inline float ld_bf16(uint16_t v) { return cpu_bf16_to_f32(v); }
 #define SUMT_LOAD ld_f32
 #define SUMT_LANES 32
 #define SUMT_NANSKIP 1
+#define SUMT_TWO_STREAMS 1
 #include "cpu/sum_tmpl.h"
 #define SUMT_FN(x) x##_f32_f16
 #define SUMT_T float
@@ -167,6 +175,44 @@ static inline float ld_bf16(uint16_t v) { return cpu_bf16_to_f32(v); }
 #define SUMT_LANES 32
 #define SUMT_NANSKIP 1
 #include "cpu/sum_tmpl.h"
+/* bfloat16 with AVX2, chosen at run time: the widening shift written with intrinsics (the
+ * compiler's vectorisation of ld_bf16 went through the stack). Exact, so the same bits. */
+#define SUMT_BF16_CVT8(p)                                                                          \
+    _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_cvtepu16_epi32(_mm_loadu_si128((const __m128i *)(const void *)(p))), 16))
+#define SUMT_BF16_LOAD8(d, p) _mm256_storeu_ps((d), SUMT_BF16_CVT8(p))
+#define SUMT_BF16_ADD8(d, p) _mm256_storeu_ps((d), _mm256_add_ps(_mm256_loadu_ps(d), SUMT_BF16_CVT8(p)))
+#define SUMT_BF16_ADD8_NAN(d, p)                                                                   \
+    do {                                                                                           \
+        const __m256 v8_ = SUMT_BF16_CVT8(p);                                                      \
+        _mm256_storeu_ps((d), _mm256_add_ps(_mm256_loadu_ps(d),                                    \
+                                            _mm256_and_ps(v8_, _mm256_cmp_ps(v8_, v8_, _CMP_ORD_Q)))); \
+    } while (0)
+#define SUMT_FN(x) x##_f32_bf16x
+#define SUMT_T float
+#define SUMT_ACC cpu_sum_acc_f32
+#define SUMT_NACC cpu_nanmean_acc_f32
+#define SUMT_FOLD fold_f32
+#define SUMT_ELEM uint16_t
+#define SUMT_LOAD ld_bf16
+#define SUMT_LOAD8 SUMT_BF16_LOAD8
+#define SUMT_ADD8 SUMT_BF16_ADD8
+#define SUMT_ATTR __attribute__((target("avx2")))
+#define SUMT_LANES 32
+#define SUMT_NANSKIP 0
+#include "cpu/sum_tmpl.h"
+#define SUMT_FN(x) x##_f32_bf16x_nan
+#define SUMT_T float
+#define SUMT_ACC cpu_sum_acc_f32
+#define SUMT_NACC cpu_nanmean_acc_f32
+#define SUMT_FOLD fold_f32
+#define SUMT_ELEM uint16_t
+#define SUMT_LOAD ld_bf16
+#define SUMT_LOAD8 SUMT_BF16_LOAD8
+#define SUMT_ADD8 SUMT_BF16_ADD8_NAN
+#define SUMT_ATTR __attribute__((target("avx2")))
+#define SUMT_LANES 32
+#define SUMT_NANSKIP 1
+#include "cpu/sum_tmpl.h"
 #else
 #define CPU_SUM_HAVE_F16C 0
 #endif
@@ -190,6 +236,36 @@ static inline float ld_bf16(uint16_t v) { return cpu_bf16_to_f32(v); }
 #define SUMT_LANES 16
 #define SUMT_NANSKIP 1
 #include "cpu/sum_tmpl.h"
+
+/* Short float32 rows: 8 rows at a time with AVX2 (cpu/sum_short_avx2.c, the same bits), the
+ * rest (and a non-dense accumulator buffer) through the template. */
+#define DEF_SHORT_SIMD(NAME, TMPL, NANSKIP)                                                        \
+    static void NAME(const char *x, int64_t stride, int64_t n, int64_t nrows, char *acc, int64_t acc_stride) { \
+        int64_t done = 0;                                                                          \
+        if (acc_stride == (int64_t)sizeof(cpu_sum_acc_f32))                                        \
+            done = cpu_sum_short_f32_avx2(x, stride, n, nrows, (float *)(void *)acc, NANSKIP);     \
+        if (done < nrows) TMPL(x + done * stride, stride, n, nrows - done, acc + done * acc_stride, acc_stride); \
+    }
+DEF_SHORT_SIMD(rows_short_f32_simd, rows_short_f32_f32, false)
+DEF_SHORT_SIMD(rows_short_f32_simd_nan, rows_short_f32_f32_nan, true)
+
+/* Outer blocks with AVX2 (cpu/sum_outer_avx2.c, the same bits) when the accumulators are
+ * dense {s, c} pairs (not nanmean's counting ones); else the template. */
+#define DEF_OUTER_SIMD(NAME, TMPL, ELEM, NANSKIP)                                                  \
+    static void NAME(const char *in, int64_t row_stride, int64_t size0, int64_t ncols, char *acc, \
+                     int64_t acc_stride, int64_t index0, bool count) {                             \
+        if (count || acc_stride != (int64_t)sizeof(cpu_sum_acc_f32) ||                            \
+            !cpu_sum_outer_avx2(ELEM, NANSKIP, in, row_stride, size0, ncols, (float *)(void *)acc, index0)) \
+            TMPL(in, row_stride, size0, ncols, acc, acc_stride, index0, count);                   \
+    }
+DEF_OUTER_SIMD(outer_f32_simd, outer_f32_f32, CPU_SUM_ELEM_F32, false)
+DEF_OUTER_SIMD(outer_f32_simd_nan, outer_f32_f32_nan, CPU_SUM_ELEM_F32, true)
+#if CPU_SUM_HAVE_F16C /* the fallback for long rows: the F16C template (the CPU has F16C here) */
+DEF_OUTER_SIMD(outer_f16_simd, outer_f32_f16c, CPU_SUM_ELEM_F16, false)
+DEF_OUTER_SIMD(outer_f16_simd_nan, outer_f32_f16c_nan, CPU_SUM_ELEM_F16, true)
+DEF_OUTER_SIMD(outer_bf16_simd, outer_f32_bf16x, CPU_SUM_ELEM_BF16, false)
+DEF_OUTER_SIMD(outer_bf16_simd_nan, outer_f32_bf16x_nan, CPU_SUM_ELEM_BF16, true)
+#endif
 
 /* The block and group lengths of cpu/sum_tmpl.h, for the tile paths (the same anchoring, so
  * a strided run is cut where a contiguous one would be). */
@@ -247,6 +323,8 @@ ROW_ADAPT(f32_bf16_nan, f32, uint16_t)
 #if CPU_SUM_HAVE_F16C
 ROW_ADAPT(f32_f16c, f32, uint16_t)
 ROW_ADAPT(f32_f16c_nan, f32, uint16_t)
+ROW_ADAPT(f32_bf16x, f32, uint16_t)
+ROW_ADAPT(f32_bf16x_nan, f32, uint16_t)
 #endif
 ROW_ADAPT(f64_f64, f64, double)
 ROW_ADAPT(f64_f64_nan, f64, double)
@@ -328,12 +406,21 @@ ROW_ADAPT(f64_f64_nan, f64, double)
                 return;                                                                            \
             }                                                                                      \
             const row_fn_##SFX row = ctx->row_##SFX;                                               \
-            for (int64_t j = 0; j < size1; j++)                                                    \
+            /* Rows too short for row()'s two streams, one output each (as1 != 0): rows j and  \
+             * j + half alternately (only the order of independent work changes). */           \
+            const int64_t half = size0 < 2 * BLOCK && as1 != 0 ? size1 / 2 : 0;                   \
+            for (int64_t j = 0; j < half; j++) {                                                   \
+                row(data[1] + j * is1, size0, pos->index0 + j * pos->index_stride1,               \
+                    (cpu_sum_acc_##SFX *)(data[0] + j * as1), ctx->count);                         \
+                row(data[1] + (j + half) * is1, size0, pos->index0 + (j + half) * pos->index_stride1, \
+                    (cpu_sum_acc_##SFX *)(data[0] + (j + half) * as1), ctx->count);                \
+            }                                                                                      \
+            for (int64_t j = 2 * half; j < size1; j++)                                             \
                 row(data[1] + j * is1, size0, pos->index0 + j * pos->index_stride1,               \
                     (cpu_sum_acc_##SFX *)(data[0] + j * as1), ctx->count);                         \
             return;                                                                                \
         }                                                                                          \
-        if (as1 != 0 && size1 > 1 && is1 < is0) { /* outer */                                      \
+        if (as1 != 0 && is1 < is0) { /* outer (any size1: see iterator.h) */                                   \
             if (is1 == es && ctx->outer_##SFX != NULL)                                             \
                 ctx->outer_##SFX(data[1], is0, size0, size1, data[0], as1, pos->index0, ctx->count); \
             else                                                                                   \
@@ -365,6 +452,18 @@ ROW_ADAPT(f64_f64_nan, f64, double)
         const sum_ctx *ctx = (const sum_ctx *)vctx;                                                \
         const tensor_dtype dt = ctx->base.out_dtype[0];                                            \
         if ((ctx->mode == MODE_SUM || ctx->mode == MODE_NANSUM) && dt == NATIVE_DT) { /* a plain store (cpu_store_##SFX's case) */ \
+            if (strides[0] == (int64_t)sizeof(T) && strides[1] == (int64_t)sizeof(cpu_sum_acc_##SFX)) { \
+                /* dense: value_##SFX as a select, so that the loop vectorises */                 \
+                for (int64_t j = 0; j < size1; j++) {                                              \
+                    T *restrict o = (T *)(void *)(data[0] + j * strides[2]);                       \
+                    const T *restrict a = (const T *)(const void *)(data[1] + j * strides[3]);     \
+                    for (int64_t i = 0; i < size0; i++) {                                          \
+                        const T s = a[2 * i], c = a[2 * i + 1];                                    \
+                        o[i] = s + (FINITE_##SFX(s) ? c : (T)0); /* inf/NaN + 0: the same bits */  \
+                    }                                                                              \
+                }                                                                                  \
+                return;                                                                            \
+            }                                                                                      \
             for (int64_t j = 0; j < size1; j++)                                                    \
                 for (int64_t i = 0; i < size0; i++) {                                              \
                     const T v = value_##SFX(                                                       \
@@ -413,6 +512,9 @@ DEF_INT_ROW(irow_i8, int8_t)
 DEF_INT_ROW(irow_i16, int16_t)
 DEF_INT_ROW(irow_i32, int32_t)
 DEF_INT_ROW(irow_i64, int64_t)
+
+static uint64_t irow_i8_simd(const char *p, int64_t n) { return cpu_sum_bytes_avx2(p, n, true); }
+static uint64_t irow_u8_simd(const char *p, int64_t n) { return cpu_sum_bytes_avx2(p, n, false); }
 
 /* An outer block: acc[j] += row[j] for every row (acc dense int64 when acc_stride == 8). */
 #define DEF_INT_OUTER(NAME, ELEM)                                                                  \
@@ -513,10 +615,7 @@ static tensor_status run_i64(const tensor_iter_t *iter, sum_ctx *ctx) {
 /* ---- the kernels ---- */
 
 #if CPU_SUM_HAVE_F16C
-static bool have_f16c(void) {
-    __builtin_cpu_init();
-    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("f16c");
-}
+static bool have_f16c(void) { return cpu_sum_simd_f16c(); /* cpu/sum_outer_avx2.c */ }
 #endif
 
 static tensor_status sum_family(tensor_iter_t *iter, const tensor_kernel_params *params, sum_mode mode,
@@ -543,6 +642,8 @@ static tensor_status sum_family(tensor_iter_t *iter, const tensor_kernel_params 
             ctx.row_f32 = ctx.nanskip ? f32_f32_nan_rowv : f32_f32_rowv;
             ctx.outer_f32 = ctx.nanskip ? outer_f32_f32_nan : outer_f32_f32;
             ctx.short_f32 = ctx.nanskip ? rows_short_f32_f32_nan : rows_short_f32_f32;
+            if (cpu_sum_simd_avx2()) ctx.short_f32 = ctx.nanskip ? rows_short_f32_simd_nan : rows_short_f32_simd;
+            if (cpu_sum_simd_f16c()) ctx.outer_f32 = ctx.nanskip ? outer_f32_simd_nan : outer_f32_simd;
         } else if (plain && in == TENSOR_FLOAT16) {
             ctx.row_f32 = ctx.nanskip ? f32_f16_nan_rowv : f32_f16_rowv;
             ctx.outer_f32 = ctx.nanskip ? outer_f32_f16_nan : outer_f32_f16;
@@ -553,11 +654,19 @@ static tensor_status sum_family(tensor_iter_t *iter, const tensor_kernel_params 
                 ctx.outer_f32 = ctx.nanskip ? outer_f32_f16c_nan : outer_f32_f16c;
                 ctx.short_f32 = ctx.nanskip ? rows_short_f32_f16c_nan : rows_short_f32_f16c;
             }
+            if (cpu_sum_simd_f16c()) ctx.outer_f32 = ctx.nanskip ? outer_f16_simd_nan : outer_f16_simd;
 #endif
         } else if (plain && in == TENSOR_BFLOAT16) {
             ctx.row_f32 = ctx.nanskip ? f32_bf16_nan_rowv : f32_bf16_rowv;
             ctx.outer_f32 = ctx.nanskip ? outer_f32_bf16_nan : outer_f32_bf16;
             ctx.short_f32 = ctx.nanskip ? rows_short_f32_bf16_nan : rows_short_f32_bf16;
+#if CPU_SUM_HAVE_F16C
+            if (cpu_sum_simd_f16c()) { /* AVX2 (and F16C, which the outer kernel checks with it) */
+                ctx.row_f32 = ctx.nanskip ? f32_bf16x_nan_rowv : f32_bf16x_rowv;
+                ctx.outer_f32 = ctx.nanskip ? outer_bf16_simd_nan : outer_bf16_simd;
+                ctx.short_f32 = ctx.nanskip ? rows_short_f32_bf16x_nan : rows_short_f32_bf16x;
+            }
+#endif
         }
         return run_f32(iter, &ctx);
     case CPU_VAL_F64:
@@ -571,8 +680,14 @@ static tensor_status sum_family(tensor_iter_t *iter, const tensor_kernel_params 
         if (plain) {
             switch (in) {
             case TENSOR_BOOL:
-            case TENSOR_UINT8: ctx.row_i64 = irow_u8; ctx.outer_i64 = iouter_u8; break;
-            case TENSOR_INT8: ctx.row_i64 = irow_i8; ctx.outer_i64 = iouter_i8; break;
+            case TENSOR_UINT8: /* bool: the bytes are 0 or 1 */
+                ctx.row_i64 = cpu_sum_simd_avx2() ? irow_u8_simd : irow_u8;
+                ctx.outer_i64 = iouter_u8;
+                break;
+            case TENSOR_INT8:
+                ctx.row_i64 = cpu_sum_simd_avx2() ? irow_i8_simd : irow_i8;
+                ctx.outer_i64 = iouter_i8;
+                break;
             case TENSOR_INT16: ctx.row_i64 = irow_i16; ctx.outer_i64 = iouter_i16; break;
             case TENSOR_INT32: ctx.row_i64 = irow_i32; ctx.outer_i64 = iouter_i32; break;
             case TENSOR_INT64: ctx.row_i64 = irow_i64; ctx.outer_i64 = iouter_i64; break;

@@ -326,18 +326,31 @@ TENSOR_API tensor_status tensor_iter_for_each(const tensor_iter_t *iter, tensor_
  *  3. For each output, chunk buffers are folded in chunk order: acc0 = combine(acc0, acc1),
  *     then acc2, ... (left to right, fixed).
  *  4. project() writes the final accumulators into the outputs.
+ * With C = 1 and more than 64 KiB of accumulators, the kept index space is instead cut
+ * into slabs of about 64 KiB of accumulators (a cut that depends only on the shape); each
+ * slab is init()ed, reduced and project()ed in a reused buffer, so project() is called
+ * per slab.
+ *
+ * Block dims: dim 0 of a block is computation dim 0. Dim 1 is computation dim 1, except
+ * when dim 0 is reduced and a kept dim has a smaller input stride than dim 0: then the kept
+ * dim with the smallest input stride (an "outer" block: rows of a kept dim, one row per
+ * reduced index). Blocks are walked with the remaining dims ordered by input stride, the
+ * reduced dims in computation order, so each output meets its elements in increasing
+ * reduced index; pos gives the reduced indices of the block's elements in every case.
  *
  * For 1 vs N threads to agree bitwise, loop() must update each accumulator from its own
  * elements only, in a way that does not depend on size1 or on the accumulator's position
  * in the block (it may vectorise across outputs; it must not reorder one output's terms
- * depending on how many outputs share the block). The chunking and the block shapes along
- * reduced dims do not depend on the thread count. */
+ * depending on how many outputs share the block; size1 may be 1 where the full dim is
+ * longer). The chunking and the block shapes along reduced dims do not depend on the
+ * thread count. */
 
 /* Where a reduce-loop block sits in the reduced index space: the reduced linear index
  * (computation order, dim 0 fastest, over the built shape) of block element (i, j) is
  *   index0 + i * index_stride0 + j * index_stride1.
  * index_stride0 is 1 when dim 0 is reduced, else 0; index_stride1 is the size of dim 0
- * when dims 0 and 1 are both reduced, else 0. Arg-reductions use it for indices. */
+ * when block dims 0 and 1 are both reduced, else 0 (block dim 1 kept). Arg-reductions use
+ * it for indices. */
 typedef struct tensor_iter_reduce_pos {
     int64_t index0;
     int64_t index_stride0;
