@@ -74,7 +74,7 @@ tensor_status tensor_iter_config_add_input(tensor_iter_config *cfg, const tensor
     return TENSOR_OK;
 }
 
-#define TENSOR_ITER_ALL_FLAGS 0xFFu
+#define TENSOR_ITER_ALL_FLAGS 0x1FFu
 
 tensor_status tensor_iter_config_enable(tensor_iter_config *cfg, unsigned flags) {
     TENSOR_CHECK_NOT_NULL(cfg, "tensor_iter_config_enable", "cfg");

@@ -20,6 +20,9 @@ tensor_status iter_compute_device(iter_build *b) {
     if (b->flags & TENSOR_ITER_SAME_DEVICE) {
         for (int i = 0; i < b->nops; i++) {
             if (b->ops[i].t == NULL || tensor_device_equal(b->ops[i].device, b->device)) continue;
+            if ((b->flags & TENSOR_ITER_ALLOW_CPU_SCALARS) && !b->ops[i].is_output &&
+                b->ops[i].device.type == TENSOR_DEVICE_CPU && b->ops[i].t->ndim == 0)
+                continue;
             char d1[32], d2[32];
             return tensor_error(TENSOR_ERR_DEVICE,
                                 "%s: Expected all tensors to be on the same device, but found at least two devices, "

@@ -91,7 +91,10 @@ typedef enum tensor_iter_flag {
     /* No permutation: computation dim 0 is the last logical dim (C order). Reductions still
      * put their reduced dims first (C order among them). Coalescing still happens. Use it
      * when an op needs row-major linear indices (argmax over all dims). */
-    TENSOR_ITER_LINEAR = 1u << 7
+    TENSOR_ITER_LINEAR = 1u << 7,
+    /* With SAME_DEVICE: an input that is a 0-d CPU tensor may join operands on a CUDA device
+     * (PyTorch's CPU scalars); the kernel reads it on the host and passes it by value. */
+    TENSOR_ITER_ALLOW_CPU_SCALARS = 1u << 8
 } tensor_iter_flag;
 
 #define TENSOR_ITER_DEFAULT_FLAGS (TENSOR_ITER_SAME_DEVICE | TENSOR_ITER_SAME_DTYPE | TENSOR_ITER_CHECK_OVERLAP)

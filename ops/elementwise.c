@@ -81,7 +81,13 @@ tensor_t *ew_run(const ew_call *c) {
         if (first == NULL) first = c->in[k];
     }
     if (first == NULL) return tensor_error_null(TENSOR_ERR_INVALID_ARGUMENT, "%s: no tensor operand", func);
-    const tensor_device device = first->storage->device;
+    /* PyTorch's rule: the first CUDA operand decides; 0-d CPU inputs may join it (passed by
+     * value, TENSOR_ITER_ALLOW_CPU_SCALARS), any other mix is the iterator's device error. */
+    tensor_device device = first->storage->device;
+    for (int k = -1; k < c->nin && device.type == TENSOR_DEVICE_CPU; k++) {
+        const tensor_t *t = k < 0 ? c->out : c->scalar[k] != NULL ? NULL : c->in[k];
+        if (t != NULL && t->storage->device.type != TENSOR_DEVICE_CPU) device = t->storage->device;
+    }
 
     tensor_dtype common, result;
     if (op == TENSOR_EW_COPY || op == TENSOR_EW_FILL) {
@@ -122,6 +128,7 @@ tensor_t *ew_run(const ew_call *c) {
     cfg = tensor_iter_config_new(func);
     if (cfg == NULL) goto done;
     tensor_iter_config_disable(cfg, TENSOR_ITER_SAME_DTYPE);
+    tensor_iter_config_enable(cfg, TENSOR_ITER_ALLOW_CPU_SCALARS);
     tensor_iter_config_add_output_dtype(cfg, c->out, out_dtype);
     for (int k = 0; k < c->nin; k++) tensor_iter_config_add_input(cfg, scalars[k] != NULL ? scalars[k] : c->in[k]);
     if (op == TENSOR_EW_COPY || op == TENSOR_EW_FILL || c->in_place)

@@ -519,6 +519,36 @@ static void test_cpu_scalar_operand(void **state) {
     tensor_release(c);
 }
 
+/* The same through the public API: tensor_mul(cuda, 0-d cpu) and (0-d cpu, cuda) run on the
+ * GPU with the CPU value passed by value; a 1-d CPU operand is a device error. */
+static void test_cpu_scalar_public(void **state) {
+    (void)state;
+    int64_t s2[2] = {4, 77};
+    tensor_t *ca = random_cpu(2, s2, TENSOR_FLOAT32, 500, false), *ga = to_gpu(ca);
+    tensor_t *s = random_cpu(0, NULL, TENSOR_FLOAT32, 501, false);
+    tensor_t *cr = tensor_mul(ca, s), *gr = tensor_mul(ga, s);
+    if (gr == NULL) fail_msg("tensor_mul(cuda, 0-d cpu): %s", tensor_last_error());
+    assert_int_equal(tensor_get_device(gr).type, TENSOR_DEVICE_CUDA);
+    compare(cr, gr, TENSOR_EW_MUL, "public API, CPU 0-d right");
+    tensor_release(cr);
+    tensor_release(gr);
+    cr = tensor_mul(s, ca);
+    gr = tensor_mul(s, ga);
+    if (gr == NULL) fail_msg("tensor_mul(0-d cpu, cuda): %s", tensor_last_error());
+    assert_int_equal(tensor_get_device(gr).type, TENSOR_DEVICE_CUDA);
+    compare(cr, gr, TENSOR_EW_MUL, "public API, CPU 0-d left");
+    tensor_release(cr);
+    tensor_release(gr);
+    int64_t one[1] = {77};
+    tensor_t *c1 = tensor_zeros(1, one, TENSOR_FLOAT32, tensor_cpu());
+    assert_null(tensor_mul(ga, c1));
+    assert_error(TENSOR_ERR_DEVICE, "same device");
+    tensor_release(c1);
+    tensor_release(s);
+    tensor_release(ca);
+    tensor_release(ga);
+}
+
 /* > 2^31 elements: an int8 add over a [2^21 + 3, 1024] broadcast of one row and a host scalar;
  * the engine splits the iterator into 32-bit pieces. Sampled rows checked. Not under QUICK. */
 static void test_split_large(void **state) {
@@ -571,7 +601,7 @@ static void test_release_cache(void **state) {
 static const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_binary_ops),      cmocka_unit_test(test_alpha_inplace_out),
     cmocka_unit_test(test_unary_ops),       cmocka_unit_test(test_ternary_ops),
-    cmocka_unit_test(test_copy_cast_fill),  cmocka_unit_test(test_cpu_scalar_operand),
+    cmocka_unit_test(test_copy_cast_fill),  cmocka_unit_test(test_cpu_scalar_operand), cmocka_unit_test(test_cpu_scalar_public),
     cmocka_unit_test(test_split_large),     cmocka_unit_test(test_reproducible),
     cmocka_unit_test(test_release_cache),
 };

@@ -113,6 +113,28 @@ static void test_mixed_devices(void **state) {
     expect_build_error(NULL, (tensor_t *[]){g, c}, 2, 0, TENSOR_ERR_DEVICE, "cuda:0 and cpu!");
     /* A defined CUDA output with CPU input. */
     expect_build_error(g, (tensor_t *[]){c}, 1, 0, TENSOR_ERR_DEVICE, "(input 0)");
+    /* ALLOW_CPU_SCALARS admits 0-d CPU inputs only: not a 1-d CPU input, not a CPU output. */
+    expect_build_error(NULL, (tensor_t *[]){g, c}, 2, TENSOR_ITER_ALLOW_CPU_SCALARS, TENSOR_ERR_DEVICE,
+                       "cuda:0 and cpu!");
+    tensor_t *c0 = itest_empty(0, NULL, TENSOR_FLOAT32);
+    expect_build_error(c, (tensor_t *[]){g}, 1, TENSOR_ITER_ALLOW_CPU_SCALARS, TENSOR_ERR_DEVICE, "(output 0)");
+    {
+        tensor_t *g3 = itest_fake_device(1, I64(4), TENSOR_FLOAT32, tensor_cuda(0));
+        tensor_iter_config *sc = tensor_iter_config_new("test_op");
+        tensor_iter_config_add_output(sc, g3);
+        tensor_iter_config_add_input(sc, g);
+        tensor_iter_config_add_input(sc, c0);
+        tensor_iter_config_enable(sc, TENSOR_ITER_ALLOW_CPU_SCALARS);
+        tensor_iter_t *si = tensor_iter_build(sc);
+        if (si == NULL) fail_msg("0-d CPU input with ALLOW_CPU_SCALARS: %s", tensor_last_error());
+        assert_int_equal(tensor_iter_device(si).type, TENSOR_DEVICE_CUDA);
+        tensor_iter_free(si);
+        tensor_iter_config_free(sc);
+        /* without the flag the same operands are refused */
+        expect_build_error(g3, (tensor_t *[]){g, c0}, 2, 0, TENSOR_ERR_DEVICE, "(input 1)");
+        tensor_release(g3);
+    }
+    tensor_release(c0);
     /* All on the (absent) GPU: allocating the output fails cleanly without CUDA. */
     if (!tensor_cuda_is_built()) expect_build_error(NULL, (tensor_t *[]){g}, 1, 0, TENSOR_ERR_DEVICE, "cuda:0");
     /* A built CUDA plan cannot run on the CPU loops. */
