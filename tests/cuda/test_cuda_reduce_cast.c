@@ -15,7 +15,7 @@ static void test_every_pair(void **state) {
     for (int o = 0; o < 5; o++) {
         for (int i = 0; i < CR_NUM_DTYPES; i++) {
             tensor_dtype in = cr_all_dtypes[i];
-            if (cr_quick() && !(in == TENSOR_FLOAT32 || in == TENSOR_INT8 || in == TENSOR_FLOAT16)) continue;
+            if (cr_quick() && !(in == TENSOR_FLOAT32 || in == TENSOR_INT8)) continue;
             for (int j = 0; j < CR_NUM_DTYPES; j++) {
                 tensor_dtype out = cr_all_dtypes[j];
                 if ((ops[o] == OP_MEAN || ops[o] == OP_NANMEAN) && !cr_is_float(out)) continue;
@@ -25,17 +25,18 @@ static void test_every_pair(void **state) {
                 value_mode m = (ops[o] == OP_NANSUM || ops[o] == OP_NANMEAN) && cr_is_float(in) ? M_NAN : M_SMALLINT;
                 uint64_t seed = (uint64_t)(o * 1000 + i * 20 + j);
                 cr_check(&s, 2, rows, in, &d1, 1, false, V_NONE, 0, seed, m, "cast, inner");
+                if (cr_quick()) continue;
                 if (ops[o] != OP_PROD)
                     cr_check(&s, 1, vec, in, NULL, 0, false, V_NARROW0, 0, seed + 1, m, "cast, full unaligned");
-                if (cr_quick()) continue;
                 cr_check(&s, 2, cols, in, &d0, 1, false, V_NONE, 0, seed + 2, m, "cast, outer");
-                cr_check(&s, 2, rows, in, &d1, 1, false, V_NONE, 0, seed + 3, M_UNIFORM, "cast, uniform");
+                if (cr_is_float(in)) /* integers over their whole range would overflow float sums */
+                    cr_check(&s, 2, rows, in, &d1, 1, false, V_NONE, 0, seed + 3, M_UNIFORM, "cast, uniform");
             }
         }
     }
 }
 
-/* Known answers: sum(int8 ones [100, 100], dtype=int8) == -56 (10000 wraps); float16 inputs
+/* Known answers: sum(int8 ones [100, 100], dtype=int8) == 16 (10000 wraps mod 256); float16 inputs
  * of 0.1 summed to float32 give the float32 sum of the rounded halves. */
 static void test_known(void **state) {
     (void)state;
@@ -47,7 +48,7 @@ static void test_known(void **state) {
     if (r == NULL) fail_msg("cuda sum(int8, dtype=int8): %s", tensor_last_error());
     int8_t v8;
     assert_int_equal(tensor_to_buffer(r, &v8, 1), TENSOR_OK);
-    assert_int_equal(v8, -56);
+    assert_int_equal(v8, 16);
     tensor_release(r);
     r = tensor_sum_dims(g, NULL, 0, false, TENSOR_BOOL);
     if (r == NULL) fail_msg("cuda sum(int8, dtype=bool): %s", tensor_last_error());

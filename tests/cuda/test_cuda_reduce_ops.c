@@ -68,11 +68,12 @@ static void test_sizes(void **state) {
             if (!cr_supports(s->op, dt)) continue;
             value_mode m = cr_default_mode(s->op);
             for (int e = 0; e < NUM_EDGES; e++) {
-                if (cr_quick() && e % 3 != 0) continue;
+                if (cr_quick() && e % 4 != 0) continue; /* 1, 33, 4095 */
                 uint64_t seed = (uint64_t)(k * 1000 + j * 100 + e);
                 int64_t in_rows[2] = {3, edges[e]}, in_cols[2] = {edges[e], 3}, full[1] = {edges[e]};
                 cr_check(s, 2, in_rows, dt, &d1, 1, false, V_NONE, 0, seed, m, "inner edge");
                 cr_check(s, 2, in_cols, dt, &d0, 1, false, V_NONE, 0, seed + 1, m, "outer edge");
+                if (cr_quick()) continue;
                 cr_check(s, 1, full, dt, &d0, 1, false, V_NONE, 0, seed + 2, m, "full edge");
                 int64_t kept[2] = {edges[e], 37};
                 cr_check(s, 2, kept, dt, &d1, 1, false, V_NONE, 0, seed + 3, m, "kept edge");
