@@ -42,6 +42,51 @@
 #include "runtime/dtype_convert.h"
 #include "runtime/error.h"
 
+namespace tt_ops {
+
+// What a dispatcher does with the Op it picked: launch it, or describe its launch. (Named
+// namespace: the by_output parts below take it across translation units.)
+struct Act {
+    const char *func;     // for messages: "tensor_sum (CUDA)"
+    const char *op;       // "sum"
+    const tensor_kernel_params *params;
+    double param;         // the kernel's scalar (norm's p)
+    bool explain;
+    char *buf;            // explain's text (snprintf contract over len)
+    size_t size;
+    int64_t len;
+};
+
+inline Act kernel_act(const char *func, const char *op, const tensor_kernel_params *params, double param = 0.0) {
+    Act a = {func, op, params, param, false, nullptr, 0, 0};
+    return a;
+}
+inline Act explain_act(const char *func, const char *op, const tensor_kernel_params *params, char *buf, size_t size,
+                       double param = 0.0) {
+    Act a = {func, op, params, param, true, buf, size, 0};
+    return a;
+}
+
+// The general forms (sum, nansum, prod, mean, nanmean) instantiate every input for every output
+// dtype: 36 kernels per output dtype. Each (op, pair of output dtypes) lives in its own
+// translation unit, cuda/reduce_ops_<op>_<k>.cu (three lines each), so that nvcc compiles them in parallel; part k handles the outputs TT_OUT_GROUP k lists and answers
+// "not implemented" for the others.
+#define TT_PART_DECL(OP) \
+    tensor_status OP##_part0(tensor_iter_t *, Act &); \
+    tensor_status OP##_part1(tensor_iter_t *, Act &); \
+    tensor_status OP##_part2(tensor_iter_t *, Act &); \
+    tensor_status OP##_part3(tensor_iter_t *, Act &); \
+    tensor_status OP##_part4(tensor_iter_t *, Act &); \
+    tensor_status OP##_part5(tensor_iter_t *, Act &);
+TT_PART_DECL(sum)
+TT_PART_DECL(nansum)
+TT_PART_DECL(prod)
+TT_PART_DECL(mean)
+TT_PART_DECL(nanmean)
+#undef TT_PART_DECL
+
+}  // namespace tt_ops
+
 namespace {
 
 // ---- storage types: how an element sits in memory, and its conversions ----
@@ -329,27 +374,9 @@ struct Op {
     }
 };
 
-// What a dispatcher does with the Op it picked: launch it, or describe its launch.
-struct Act {
-    const char *func;     // for messages: "tensor_sum (CUDA)"
-    const char *op;       // "sum"
-    const tensor_kernel_params *params;
-    double param;         // the kernel's scalar (norm's p)
-    bool explain;
-    char *buf;            // explain's text (snprintf contract over len)
-    size_t size;
-    int64_t len;
-};
-
-inline Act kernel_act(const char *func, const char *op, const tensor_kernel_params *params, double param = 0.0) {
-    Act a = {func, op, params, param, false, nullptr, 0, 0};
-    return a;
-}
-inline Act explain_act(const char *func, const char *op, const tensor_kernel_params *params, char *buf, size_t size,
-                       double param = 0.0) {
-    Act a = {func, op, params, param, true, buf, size, 0};
-    return a;
-}
+using tt_ops::Act;
+using tt_ops::explain_act;
+using tt_ops::kernel_act;
 
 // Plans (host C) and launches one 32-bit iterator on the device's current stream; gives the
 // staging block back right after the launch: the cache hands it out again only on the same
@@ -469,7 +496,7 @@ tensor_status act(tensor_iter_t *iter, Act &a) {
     return a.explain ? describe<O>(iter, a) : run<O>(iter, a);
 }
 
-tensor_status check_iter(const tensor_iter_t *iter, int nout, const char *func) {
+inline tensor_status check_iter(const tensor_iter_t *iter, int nout, const char *func) {
     if (iter == nullptr) return tensor_error(TENSOR_ERR_INVALID_ARGUMENT, "%s: argument 'iter' is NULL", func);
     if (!tensor_iter_is_reduction(iter) || iter->num_outputs != nout || tensor_iter_ninputs(iter) != 1)
         return tensor_error(TENSOR_ERR_INVALID_ARGUMENT, "%s: expected a reduction iterator with %d output%s and one input",
@@ -477,7 +504,7 @@ tensor_status check_iter(const tensor_iter_t *iter, int nout, const char *func) 
     return TENSOR_OK;
 }
 
-tensor_status not_instantiated(const tensor_iter_t *iter, const Act &a) {
+inline tensor_status not_instantiated(const tensor_iter_t *iter, const Act &a) {
     return tensor_error(TENSOR_ERR_NOT_IMPLEMENTED, "%s: %s from %s to %s is not implemented for CUDA", a.func, a.op,
                         tensor_dtype_name(iter->operands[iter->num_outputs].dtype),
                         tensor_dtype_name(iter->operands[0].dtype));
@@ -505,37 +532,206 @@ tensor_status every_input(tensor_iter_t *iter, Act &a) {
     }
 }
 
-// The general forms of sum / nansum / prod (and mean / nanmean with FLOAT_ONLY): the value type
-// comes from the OUTPUT dtype (float32 for every float output but float64, double for float64,
-// int64 for integer and bool outputs) and every input dtype is cast to it while loading, through
-// the output's value set (PyTorch: sum(x, dtype=d) == sum(x.to(d))): sum(float16 ->
-// float32), sum(int32 -> float64), sum(float32 -> int8), ... as ops/ asks.
-template <class F32, class F64, class I64, bool FLOAT_ONLY = false>
-tensor_status by_output(tensor_iter_t *iter, Act &a) {
+// The general forms of sum / nansum / prod (and mean / nanmean): the value type comes from the
+// OUTPUT dtype (float32 for every float output but float64, double for float64, int64 for
+// integer and bool outputs) and every input dtype is cast to it while loading, through the
+// output's value set (PyTorch: sum(x, dtype=d) == sum(x.to(d))): sum(float16 -> float32),
+// sum(int32 -> float64), sum(float32 -> int8), ... as ops/ asks. The instantiations live in
+// the parts (see tt_ops above); this picks the part of the output dtype.
+typedef tensor_status (*part_fn)(tensor_iter_t *, Act &);
+inline tensor_status by_output(tensor_iter_t *iter, Act &a, const part_fn parts[6]) {
     tensor_status st = check_iter(iter, 1, a.func);
     if (st != TENSOR_OK) return st;
     if (tensor_iter_numel(iter) == 0) return TENSOR_OK; /* ops/ handles empty reductions */
     switch (iter->operands[0].dtype) {
-    case TENSOR_FLOAT32: return every_input<F32, float>(iter, a);
-    case TENSOR_FLOAT16: return every_input<F32, Half>(iter, a);
-    case TENSOR_BFLOAT16: return every_input<F32, BFloat16>(iter, a);
-    case TENSOR_FLOAT64: return every_input<F64, double>(iter, a);
-    default: break;
+    case TENSOR_FLOAT32:
+    case TENSOR_FLOAT16: return parts[0](iter, a);
+    case TENSOR_BFLOAT16:
+    case TENSOR_FLOAT64: return parts[1](iter, a);
+    case TENSOR_FLOAT8_E4M3FN:
+    case TENSOR_FLOAT8_E5M2: return parts[2] ? parts[2](iter, a) : not_instantiated(iter, a);
+    case TENSOR_INT64:
+    case TENSOR_INT32: return parts[3] ? parts[3](iter, a) : not_instantiated(iter, a);
+    case TENSOR_INT16:
+    case TENSOR_INT8: return parts[4] ? parts[4](iter, a) : not_instantiated(iter, a);
+    case TENSOR_UINT8:
+    case TENSOR_BOOL: return parts[5] ? parts[5](iter, a) : not_instantiated(iter, a);
+    default: return not_instantiated(iter, a);
     }
-    if constexpr (!FLOAT_ONLY) {
-        switch (iter->operands[0].dtype) {
-        case TENSOR_FLOAT8_E4M3FN: return every_input<F32, E4M3>(iter, a);
-        case TENSOR_FLOAT8_E5M2: return every_input<F32, E5M2>(iter, a);
-        case TENSOR_INT64: return every_input<I64, int64_t>(iter, a);
-        case TENSOR_INT32: return every_input<I64, int32_t>(iter, a);
-        case TENSOR_INT16: return every_input<I64, int16_t>(iter, a);
-        case TENSOR_INT8: return every_input<I64, int8_t>(iter, a);
-        case TENSOR_UINT8: return every_input<I64, uint8_t>(iter, a);
-        case TENSOR_BOOL: return every_input<I64, Bool>(iter, a);
+}
+
+// The body of a part: the outputs of group K, each with every input.
+#define TT_OUT_CASE(FAM, DT, OUT) \
+    case DT: return every_input<FAM, OUT>(iter, a);
+#define TT_OUT_GROUP0(F32, F64, I64) TT_OUT_CASE(F32, TENSOR_FLOAT32, float) TT_OUT_CASE(F32, TENSOR_FLOAT16, Half)
+#define TT_OUT_GROUP1(F32, F64, I64) TT_OUT_CASE(F32, TENSOR_BFLOAT16, BFloat16) TT_OUT_CASE(F64, TENSOR_FLOAT64, double)
+#define TT_OUT_GROUP2(F32, F64, I64) TT_OUT_CASE(F32, TENSOR_FLOAT8_E4M3FN, E4M3) TT_OUT_CASE(F32, TENSOR_FLOAT8_E5M2, E5M2)
+#define TT_OUT_GROUP3(F32, F64, I64) TT_OUT_CASE(I64, TENSOR_INT64, int64_t) TT_OUT_CASE(I64, TENSOR_INT32, int32_t)
+#define TT_OUT_GROUP4(F32, F64, I64) TT_OUT_CASE(I64, TENSOR_INT16, int16_t) TT_OUT_CASE(I64, TENSOR_INT8, int8_t)
+#define TT_OUT_GROUP5(F32, F64, I64) TT_OUT_CASE(I64, TENSOR_UINT8, uint8_t) TT_OUT_CASE(I64, TENSOR_BOOL, Bool)
+#define TT_DEFINE_PART(OP, K, F32, F64, I64)                                                    \
+    namespace tt_ops {                                                                         \
+    tensor_status OP##_part##K(tensor_iter_t *iter, Act &a) {                                  \
+        switch (iter->operands[0].dtype) {                                                     \
+            TT_OUT_GROUP##K(F32, F64, I64)                                                     \
+        default: return not_instantiated(iter, a);                                             \
+        }                                                                                      \
+    }                                                                                          \
+    }
+
+// ---- dispatchers of the ops whose output dtype ops/ fixes from the input ----
+
+// sum_of_squares (no dtype= parameter): float32/float64 in their own type; float16/bfloat16
+// accumulate in float32 and store in their own type; float8 accumulate and store float32;
+// integers and bool in int64.
+template <class F32, class F64, class I64>
+tensor_status sum_like(tensor_iter_t *iter, Act &a) {
+    tensor_status st = check_iter(iter, 1, a.func);
+    if (st != TENSOR_OK) return st;
+    if (tensor_iter_numel(iter) == 0) return TENSOR_OK; /* ops/ handles empty reductions */
+    const tensor_dtype in = iter->operands[1].dtype, out = iter->operands[0].dtype;
+    if (out == TENSOR_INT64) {
+        switch (in) {
+        case TENSOR_BOOL: return act<Op<I64, Bool, int64_t>>(iter, a);
+        case TENSOR_UINT8: return act<Op<I64, uint8_t, int64_t>>(iter, a);
+        case TENSOR_INT8: return act<Op<I64, int8_t, int64_t>>(iter, a);
+        case TENSOR_INT16: return act<Op<I64, int16_t, int64_t>>(iter, a);
+        case TENSOR_INT32: return act<Op<I64, int32_t, int64_t>>(iter, a);
+        case TENSOR_INT64: return act<Op<I64, int64_t, int64_t>>(iter, a);
+        default: break;
+        }
+    } else if (out == TENSOR_FLOAT32) {
+        switch (in) {
+        case TENSOR_FLOAT32: return act<Op<F32, float, float>>(iter, a);
+        case TENSOR_FLOAT8_E4M3FN: return act<Op<F32, E4M3, float>>(iter, a);
+        case TENSOR_FLOAT8_E5M2: return act<Op<F32, E5M2, float>>(iter, a);
+        default: break;
+        }
+    } else if (out == TENSOR_FLOAT64 && in == TENSOR_FLOAT64) {
+        return act<Op<F64, double, double>>(iter, a);
+    } else if (out == TENSOR_FLOAT16 && in == TENSOR_FLOAT16) {
+        return act<Op<F32, Half, Half>>(iter, a);
+    } else if (out == TENSOR_BFLOAT16 && in == TENSOR_BFLOAT16) {
+        return act<Op<F32, BFloat16, BFloat16>>(iter, a);
+    }
+    return not_instantiated(iter, a);
+}
+
+// amax/amin: the output has the input's dtype; values are compared in the functor's value
+// type (exact for every dtype: float16/bfloat16/float8 widen to float exactly).
+template <class F32, class F64, class I64>
+tensor_status minmax_like(tensor_iter_t *iter, Act &a) {
+    tensor_status st = check_iter(iter, 1, a.func);
+    if (st != TENSOR_OK) return st;
+    if (tensor_iter_numel(iter) == 0) return TENSOR_OK;
+    const tensor_dtype in = iter->operands[1].dtype, out = iter->operands[0].dtype;
+    if (in != out) return not_instantiated(iter, a);
+    switch (in) {
+    case TENSOR_BOOL: return act<Op<I64, Bool, Bool>>(iter, a);
+    case TENSOR_UINT8: return act<Op<I64, uint8_t, uint8_t>>(iter, a);
+    case TENSOR_INT8: return act<Op<I64, int8_t, int8_t>>(iter, a);
+    case TENSOR_INT16: return act<Op<I64, int16_t, int16_t>>(iter, a);
+    case TENSOR_INT32: return act<Op<I64, int32_t, int32_t>>(iter, a);
+    case TENSOR_INT64: return act<Op<I64, int64_t, int64_t>>(iter, a);
+    case TENSOR_FLOAT32: return act<Op<F32, float, float>>(iter, a);
+    case TENSOR_FLOAT64: return act<Op<F64, double, double>>(iter, a);
+    case TENSOR_FLOAT16: return act<Op<F32, Half, Half>>(iter, a);
+    case TENSOR_BFLOAT16: return act<Op<F32, BFloat16, BFloat16>>(iter, a);
+    case TENSOR_FLOAT8_E4M3FN: return act<Op<F32, E4M3, E4M3>>(iter, a);
+    case TENSOR_FLOAT8_E5M2: return act<Op<F32, E5M2, E5M2>>(iter, a);
+    default: return not_instantiated(iter, a);
+    }
+}
+
+// norm (float inputs only, ops/ rejects the others): float16/bfloat16 accumulate in float32
+// and round once; float8 gives float32.
+template <class F32, class F64>
+tensor_status float_like(tensor_iter_t *iter, Act &a) {
+    tensor_status st = check_iter(iter, 1, a.func);
+    if (st != TENSOR_OK) return st;
+    if (tensor_iter_numel(iter) == 0) return TENSOR_OK;
+    const tensor_dtype in = iter->operands[1].dtype, out = iter->operands[0].dtype;
+    if (out == TENSOR_FLOAT32 && in == TENSOR_FLOAT32) return act<Op<F32, float, float>>(iter, a);
+    if (out == TENSOR_FLOAT32 && in == TENSOR_FLOAT8_E4M3FN) return act<Op<F32, E4M3, float>>(iter, a);
+    if (out == TENSOR_FLOAT32 && in == TENSOR_FLOAT8_E5M2) return act<Op<F32, E5M2, float>>(iter, a);
+    if (out == TENSOR_FLOAT64 && in == TENSOR_FLOAT64) return act<Op<F64, double, double>>(iter, a);
+    if (out == TENSOR_FLOAT16 && in == TENSOR_FLOAT16) return act<Op<F32, Half, Half>>(iter, a);
+    if (out == TENSOR_BFLOAT16 && in == TENSOR_BFLOAT16) return act<Op<F32, BFloat16, BFloat16>>(iter, a);
+    return not_instantiated(iter, a);
+}
+
+// logsumexp: as float_like, plus integer and bool inputs converted to float32 (as PyTorch).
+inline tensor_status logsumexp_impl(tensor_iter_t *iter, Act &a) {
+    tensor_status st = check_iter(iter, 1, a.func);
+    if (st != TENSOR_OK) return st;
+    if (tensor_iter_numel(iter) == 0) return TENSOR_OK;
+    const tensor_dtype in = iter->operands[1].dtype, out = iter->operands[0].dtype;
+    if (out == TENSOR_FLOAT32) {
+        switch (in) {
+        case TENSOR_BOOL: return act<Op<LseF32, Bool, float>>(iter, a);
+        case TENSOR_UINT8: return act<Op<LseF32, uint8_t, float>>(iter, a);
+        case TENSOR_INT8: return act<Op<LseF32, int8_t, float>>(iter, a);
+        case TENSOR_INT16: return act<Op<LseF32, int16_t, float>>(iter, a);
+        case TENSOR_INT32: return act<Op<LseF32, int32_t, float>>(iter, a);
+        case TENSOR_INT64: return act<Op<LseF32, int64_t, float>>(iter, a);
         default: break;
         }
     }
+    return float_like<LseF32, LseF64>(iter, a);
+}
+
+// Ops with a fixed output dtype whose value type follows the input (count_nonzero, argmax,
+// argmin: int64; all/any: bool, or uint8 for a uint8 input): every input dtype, compared
+// exactly in float (16-bit and 8-bit floats widen exactly), double or int64.
+template <class F32, class F64, class I64, typename Out>
+tensor_status by_input(tensor_iter_t *iter, Act &a) {
+    switch (iter->operands[1].dtype) {
+    case TENSOR_BOOL: return act<Op<I64, Bool, Out>>(iter, a);
+    case TENSOR_UINT8: return act<Op<I64, uint8_t, Out>>(iter, a);
+    case TENSOR_INT8: return act<Op<I64, int8_t, Out>>(iter, a);
+    case TENSOR_INT16: return act<Op<I64, int16_t, Out>>(iter, a);
+    case TENSOR_INT32: return act<Op<I64, int32_t, Out>>(iter, a);
+    case TENSOR_INT64: return act<Op<I64, int64_t, Out>>(iter, a);
+    case TENSOR_FLOAT32: return act<Op<F32, float, Out>>(iter, a);
+    case TENSOR_FLOAT64: return act<Op<F64, double, Out>>(iter, a);
+    case TENSOR_FLOAT16: return act<Op<F32, Half, Out>>(iter, a);
+    case TENSOR_BFLOAT16: return act<Op<F32, BFloat16, Out>>(iter, a);
+    case TENSOR_FLOAT8_E4M3FN: return act<Op<F32, E4M3, Out>>(iter, a);
+    case TENSOR_FLOAT8_E5M2: return act<Op<F32, E5M2, Out>>(iter, a);
+    default: return not_instantiated(iter, a);
+    }
+}
+
+template <class F32, class F64, class I64>
+tensor_status to_int64(tensor_iter_t *iter, Act &a) {
+    tensor_status st = check_iter(iter, 1, a.func);
+    if (st != TENSOR_OK) return st;
+    if (tensor_iter_numel(iter) == 0) return TENSOR_OK;
+    if (iter->operands[0].dtype != TENSOR_INT64) return not_instantiated(iter, a);
+    return by_input<F32, F64, I64, int64_t>(iter, a);
+}
+
+template <class F32, class F64, class I64>
+tensor_status all_any(tensor_iter_t *iter, Act &a) {
+    tensor_status st = check_iter(iter, 1, a.func);
+    if (st != TENSOR_OK) return st;
+    if (tensor_iter_numel(iter) == 0) return TENSOR_OK;
+    const tensor_dtype out = iter->operands[0].dtype;
+    if (out == TENSOR_BOOL) return by_input<F32, F64, I64, Bool>(iter, a);
+    if (out == TENSOR_UINT8) return by_input<F32, F64, I64, uint8_t>(iter, a);
     return not_instantiated(iter, a);
+}
+
+// norm: the functor picked from p once per call, as the CPU backend (cpu/reduce_ops.c); the
+// general p reaches the kernel as the plan's op_param (Act::param).
+inline tensor_status norm_impl(tensor_iter_t *iter, Act &a) {
+    const double p = a.param;
+    if (p == 0.0) return float_like<Norm0F32, Norm0F64>(iter, a);
+    if (p == 1.0) return float_like<Norm1F32, Norm1F64>(iter, a);
+    if (p == 2.0) return float_like<Norm2F32, Norm2F64>(iter, a);
+    if (p == INFINITY) return float_like<NormInfF32, NormInfF64>(iter, a);
+    if (p == -INFINITY) return float_like<NormNinfF32, NormNinfF64>(iter, a);
+    return float_like<NormPF32, NormPF64>(iter, a);
 }
 
 }  // namespace

@@ -253,12 +253,14 @@ static inline double cr_eps_out(tensor_dtype odt) {
 }
 
 /* Bound for |cpu - cuda|: sums of `terms` values of magnitude <= `mag` accumulated in the
- * output's accumulator, plus the final rounding to the output dtype (twice: both backends). */
+ * output's accumulator (random signs: ~eps per term; one sign, e.g. norm 1 or an expanded
+ * input: the partial sums grow, ~eps * |sum| * sqrt(terms) for blocked / tree orders), plus
+ * the final rounding to the output dtype (twice: both backends). */
 static inline double cr_tol(cmp_kind k, tensor_dtype odt, int64_t terms, double ref, double mag) {
     double ea = cr_eps_acc(odt), eo = cr_eps_out(odt), ar = fabs(ref);
     switch (k) {
-    case CMP_SUM: return 4.0 * ea * (double)terms * mag + 2.0 * eo * ar + 1e-30;
-    case CMP_MEAN: return 4.0 * ea * 16.0 * mag + 2.0 * eo * ar + 1e-30;
+    case CMP_SUM: return 4.0 * ea * (double)terms * mag + 2.0 * ea * ar * sqrt((double)terms) + 2.0 * eo * ar + 1e-30;
+    case CMP_MEAN: return 4.0 * ea * 16.0 * mag + 2.0 * ea * ar * sqrt((double)terms) + 2.0 * eo * ar + 1e-30;
     default: return (odt == TENSOR_FLOAT64 ? 1e-11 : 3e-5) * (ar + 1.0) + 2.0 * eo * ar;
     }
 }
