@@ -267,6 +267,26 @@ static inline double cr_tol(cmp_kind k, tensor_dtype odt, int64_t terms, double 
 
 static inline bool cr_same_float(double x, double y) { return (x != x && y != y) || x == y; }
 
+/* CR_SOFT=1: a mismatch is printed ("MISMATCH ...") and counted instead of failing the test at
+ * once, so that one run lists every mismatch; the group's teardown then fails if any was seen.
+ * Without it (the default) the first mismatch fails its test. */
+static int cr_soft_mismatches;
+static inline bool cr_soft(void) {
+    const char *q = getenv("CR_SOFT");
+    return q != NULL && q[0] == '1';
+}
+#define cr_fail(...)                                                                             \
+    do {                                                                                         \
+        if (cr_soft()) {                                                                         \
+            cr_soft_mismatches++;                                                                \
+            print_message("MISMATCH ");                                                          \
+            print_message(__VA_ARGS__);                                                          \
+            print_message("\n");                                                                 \
+        } else {                                                                                 \
+            fail_msg(__VA_ARGS__);                                                               \
+        }                                                                                        \
+    } while (0)
+
 /* Compares one output of the op on both backends. */
 static inline void cr_compare(const op_spec *s, int which, const tensor_t *cr, const tensor_t *gr, int64_t terms,
                               double mag, const char *what) {
@@ -284,11 +304,13 @@ static inline void cr_compare(const op_spec *s, int which, const tensor_t *cr, c
         bool ok;
         if (k == CMP_EXACT) ok = cr_is_float(odt) ? cr_same_float(x, y) : memcmp(pa, pb, es) == 0;
         else ok = cr_same_float(x, y) || fabs(x - y) <= cr_tol(k, odt, terms, x, mag);
-        if (!ok)
-            fail_msg("%s %s(p=%g) output %d [%s -> %s], element %lld of %lld (%lld terms): cpu %.17g, cuda %.17g",
-                     what, cr_op_names[s->op], s->p, which, cr_dtype_arg(s) == TENSOR_DTYPE_DEFAULT ? "default" :
-                     tensor_dtype_name(cr_dtype_arg(s)), tensor_dtype_name(odt), (long long)i, (long long)n,
-                     (long long)terms, x, y);
+        if (!ok) {
+            cr_fail("%s %s(p=%g) output %d [%s -> %s], element %lld of %lld (%lld terms): cpu %.17g, cuda %.17g",
+                    what, cr_op_names[s->op], s->p, which, cr_dtype_arg(s) == TENSOR_DTYPE_DEFAULT ? "default" :
+                    tensor_dtype_name(cr_dtype_arg(s)), tensor_dtype_name(odt), (long long)i, (long long)n,
+                    (long long)terms, x, y);
+            break;
+        }
     }
     free(a);
     free(b);
@@ -305,22 +327,32 @@ static inline void cr_check_inputs(const op_spec *s, const tensor_t *ci, const t
     snprintf(cmsg, sizeof cmsg, "%s", c[0] == NULL ? tensor_last_error() : "");
     cr_run(s, gi, dims, ndims, keepdim, g);
     if (c[0] == NULL) {
-        if (g[0] != NULL)
-            fail_msg("%s %s: cpu failed (%s) but cuda succeeded", what, cr_op_names[s->op], cmsg);
-        assert_int_equal(tensor_last_status(), cst);
+        if (g[0] != NULL) {
+            cr_fail("%s %s: cpu failed (%s) but cuda succeeded", what, cr_op_names[s->op], cmsg);
+            for (int w = 0; w < 2; w++) tensor_release(g[w]);
+            return;
+        }
+        if (tensor_last_status() != cst)
+            cr_fail("%s %s: cpu failed (%s), cuda failed differently: %s", what, cr_op_names[s->op], cmsg,
+                    tensor_last_error());
         return;
     }
-    if (g[0] == NULL)
-        fail_msg("%s %s(p=%g) on %s: cuda failed: %s", what, cr_op_names[s->op], s->p,
-                 tensor_dtype_name(tensor_get_dtype(gi)), tensor_last_error());
+    if (g[0] == NULL) {
+        cr_fail("%s %s(p=%g) on %s: cuda failed: %s", what, cr_op_names[s->op], s->p,
+                tensor_dtype_name(tensor_get_dtype(gi)), tensor_last_error());
+        for (int w = 0; w < 2; w++) tensor_release(c[w]);
+        return;
+    }
     int64_t nout = tensor_numel(c[0]);
     int64_t terms = nout > 0 ? tensor_numel(ci) / nout : 0;
     /* Largest |x| of the (converted) inputs: 1 for floats, 2 for small ints; integers over
      * their whole range only reach float outputs through logsumexp (relative compare). */
     double mag = 2.0;
+    char w2[256];
+    snprintf(w2, sizeof w2, "%s (input %s)", what, tensor_dtype_name(tensor_get_dtype(ci)));
     for (int w = 0; w < 2; w++) {
         if (c[w] == NULL) continue;
-        cr_compare(s, w, c[w], g[w], terms, mag, what);
+        cr_compare(s, w, c[w], g[w], terms, mag, w2);
         tensor_release(c[w]);
         tensor_release(g[w]);
     }
@@ -381,7 +413,12 @@ static inline int cr_release_scratch(void **state) {
 #if TENSOR_HAVE_CUDA
     tensor_cuda_reduce_release_scratch();
 #endif
-    return tensor_cuda_empty_cache() == TENSOR_OK ? 0 : -1;
+    if (tensor_cuda_empty_cache() != TENSOR_OK) return -1;
+    if (cr_soft_mismatches > 0) {
+        print_message("CR_SOFT: %d mismatch(es) in this group\n", cr_soft_mismatches);
+        return -1;
+    }
+    return 0;
 }
 
 #endif
