@@ -83,9 +83,62 @@ static void test_contract(void **state) {
     tensor_release(in);
 }
 
+/* The ops-level tensor_reduce_explain on a CPU tensor (no GPU needed): the iterator's plan,
+ * no CUDA lines; every op name; the error paths, with nothing leaked (ASan preset). */
+static void test_ops_explain_cpu(void **state) {
+    (void)state;
+    tensor_t *flat = tensor_arange(0, 120, 1, TENSOR_FLOAT32, tensor_cpu());
+    assert_non_null(flat);
+    int64_t shape[4] = {2, 3, 4, 5};
+    tensor_t *x = tensor_view(flat, 4, shape);
+    tensor_release(flat);
+    assert_non_null(x);
+    const char *ops[] = {"sum", "nansum", "prod", "mean", "nanmean", "amax", "amin", "max", "min", "argmax", "argmin",
+                         "var", "std", "var_mean", "std_mean", "norm", "logsumexp", "count_nonzero", "all", "any",
+                         "sum_of_squares"};
+    int dim = 1;
+    char text[4096];
+    for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++) {
+        int64_t n = tensor_reduce_explain(ops[i], x, &dim, 1, true, TENSOR_DTYPE_DEFAULT, text, sizeof text);
+        if (n < 0) fail_msg("explain %s: %s", ops[i], tensor_last_error());
+        assert_int_equal((int64_t)strlen(text), n);
+        assert_non_null(strstr(text, "reduction iterator"));
+        assert_null(strstr(text, "cuda kernel"));
+    }
+    assert_int_equal(tensor_reduce_explain("sum", NULL, NULL, 0, false, TENSOR_DTYPE_DEFAULT, text, sizeof text), -1);
+    assert_error(TENSOR_ERR_INVALID_ARGUMENT, "argument 't' is NULL");
+    assert_int_equal(tensor_reduce_explain("nope", x, NULL, 0, false, TENSOR_DTYPE_DEFAULT, text, sizeof text), -1);
+    assert_error(TENSOR_ERR_INVALID_ARGUMENT, "names no reduction");
+    assert_int_equal(tensor_reduce_explain(NULL, x, NULL, 0, false, TENSOR_DTYPE_DEFAULT, text, sizeof text), -1);
+    assert_error(TENSOR_ERR_INVALID_ARGUMENT, "argument 'op' is NULL");
+    assert_int_equal(tensor_reduce_explain("sum", x, NULL, 0, false, TENSOR_DTYPE_DEFAULT, NULL, 3), -1);
+    assert_error(TENSOR_ERR_INVALID_ARGUMENT, "argument 'buf' is NULL");
+    assert_int_equal(tensor_reduce_explain("sum", x, NULL, 0, false, (tensor_dtype)99, text, sizeof text), -1);
+    assert_int_equal(tensor_last_status(), TENSOR_ERR_DTYPE);
+    int bad = 7;
+    assert_int_equal(tensor_reduce_explain("amax", x, &bad, 1, false, TENSOR_DTYPE_DEFAULT, text, sizeof text), -1);
+    assert_int_equal(tensor_last_status(), TENSOR_ERR_INDEX);
+    tensor_t *xi = tensor_to_dtype(x, TENSOR_INT32);
+    assert_non_null(xi);
+    assert_int_equal(tensor_reduce_explain("mean", xi, NULL, 0, false, TENSOR_DTYPE_DEFAULT, text, sizeof text), -1);
+    assert_int_equal(tensor_last_status(), TENSOR_ERR_DTYPE);
+    assert_true(tensor_reduce_explain("mean", xi, NULL, 0, false, TENSOR_FLOAT64, text, sizeof text) > 0);
+    tensor_release(xi);
+    /* empty input: no kernel; amax of an empty dim: the op's own error */
+    tensor_t *e = tensor_narrow(x, 1, 0, 0);
+    assert_non_null(e);
+    assert_true(tensor_reduce_explain("sum", e, &dim, 1, false, TENSOR_DTYPE_DEFAULT, text, sizeof text) > 0);
+    assert_non_null(strstr(text, "no kernel"));
+    assert_int_equal(tensor_reduce_explain("amax", e, &dim, 1, false, TENSOR_DTYPE_DEFAULT, text, sizeof text), -1);
+    assert_int_equal(tensor_last_status(), TENSOR_ERR_INDEX);
+    tensor_release(e);
+    tensor_release(x);
+}
+
 static const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_seed_printout),
     cmocka_unit_test(test_contract),
+    cmocka_unit_test(test_ops_explain_cpu),
 };
 
 TENSOR_TEST_GROUP(reduce_explain, tests, NULL, NULL)
