@@ -80,26 +80,6 @@ void tensor_cuda_reduce_release_scratch(void) {
 
 int64_t tensor_cuda_reduce_index_limit = TENSOR_ITER_INDEX32_LIMIT;
 
-/* ---- traits ---- */
-
-tensor_reduce_kernel_traits tensor_cuda_reduce_traits(tensor_cuda_reduce_kind kind) {
-    tensor_reduce_kernel_traits t;
-    /* 16-byte input vectors (4 floats, 8 halves, 16 int8): one LDG.128 per lane. vt0 must be
-     * >= input_vec_size for reduce_config to vectorise; the kernel keeps 4 accumulators in the
-     * vector path whatever the width (lane i of a vector goes to accumulator i % 4). */
-    t.input_size = kind.input_size;
-    t.acc_size = kind.acc_size;
-    t.input_vec_size = 16 / kind.input_size;
-    if (t.input_vec_size > 16) t.input_vec_size = 16;
-    t.vt0 = t.input_vec_size > 4 ? t.input_vec_size : 4;
-    /* 4 outputs per load as PyTorch, except 16-bit inputs with float accumulators: 8 (one
-     * 16-byte load instead of 8 bytes, twice the bytes in flight per thread). */
-    t.max_output_vec = kind.input_size == 2 && kind.acc_size == 4 ? 8 : 4;
-    t.max_threads = 512;
-    t.tuned = 1; /* our measured deviations from setReduceConfig (reduce_config.h) */
-    return t;
-}
-
 /* ---- the plan ---- */
 
 /* The device properties a plan needs, asked once per device (they cannot change while the
@@ -108,7 +88,7 @@ tensor_reduce_kernel_traits tensor_cuda_reduce_traits(tensor_cuda_reduce_kind ki
 static tensor_cuda_props props_cache[SEMA_MAX_DEVICES];
 static _Atomic int props_ready[SEMA_MAX_DEVICES];
 
-static tensor_status device_props(int device, tensor_cuda_props *props, const char *func) {
+tensor_status tensor_cuda_reduce_device_props(int device, tensor_cuda_props *props, const char *func) {
     if (device < 0 || device >= SEMA_MAX_DEVICES)
         return tensor_error(TENSOR_ERR_DEVICE, "%s: device %d is beyond the reduction engine's %d", func, device,
                             SEMA_MAX_DEVICES);
@@ -143,17 +123,20 @@ tensor_status tensor_cuda_reduce_plan_make(const tensor_iter_t *iter, tensor_cud
     *staging_handle = NULL;
     int device = iter->device.index;
     tensor_cuda_props props;
-    tensor_status st = device_props(device, &props, func);
+    tensor_status st = tensor_cuda_reduce_device_props(device, &props, func);
     if (st != TENSOR_OK) return st;
-    tensor_reduce_kernel_traits tr = tensor_cuda_reduce_traits(kind);
-    st = tensor_reduce_config_make(iter, &props, &tr, &plan->cfg);
+    st = tensor_cuda_reduce_plan_config(iter, &props, kind, &plan->cfg);
     if (st != TENSOR_OK) return st;
 
     const int out_arg = 0, in_arg = iter->num_outputs;
     const int nred = tensor_iter_num_reduce_dims(iter);
     const int nkept = iter->ndim - nred;
-    const int64_t *oc_strides[2] = {iter->operands[out_arg].strides + nred, iter->operands[in_arg].strides + nred};
-    st = tensor_offset_calc_make(nkept, iter->shape + nred, 2, oc_strides, &plan->out_calc);
+    /* Operands of the output calculator: (output, input[, output 2]), so that o[0] and o[1]
+     * mean the same for one- and two-output ops. */
+    const int two = iter->num_outputs == 2;
+    const int64_t *oc_strides[3] = {iter->operands[out_arg].strides + nred, iter->operands[in_arg].strides + nred,
+                                    two ? iter->operands[1].strides + nred : NULL};
+    st = tensor_offset_calc_make(nkept, iter->shape + nred, two ? 3 : 2, oc_strides, &plan->out_calc);
     if (st != TENSOR_OK) return st;
     const int64_t *ic_strides[1] = {iter->operands[in_arg].strides};
     st = tensor_offset_calc_make(nred, iter->shape, 1, ic_strides, &plan->in_calc);
@@ -164,6 +147,9 @@ tensor_status tensor_cuda_reduce_plan_make(const tensor_iter_t *iter, tensor_cud
     plan->num_outputs = (uint32_t)plan->cfg.num_outputs;
     plan->src = iter->operands[in_arg].data;
     plan->dst = iter->operands[out_arg].data;
+    plan->dst2 = two ? iter->operands[1].data : NULL;
+    /* A piece of a split arg-reduction numbers its elements from where it starts. */
+    plan->index_base = tensor_iter_reduce_index_base(iter);
     plan->accumulate = iter->accumulate;
     plan->final_output = iter->final_output;
 

@@ -24,7 +24,8 @@ enum {
 
 typedef struct tensor_cuda_reduce_plan {
     tensor_reduce_config cfg;
-    /* Over the kept dims, operands (output, input): output byte offset, input base offset. */
+    /* Over the kept dims, operands (output, input[, output 2]): output byte offset, input base
+     * offset, and for two-output ops (max_dim's indices, var_mean's mean) the second output's. */
     tensor_offset_calc out_calc;
     /* Over the reduced dims, operand (input): offset of the k-th reduced element. */
     tensor_offset_calc in_calc;
@@ -34,6 +35,7 @@ typedef struct tensor_cuda_reduce_plan {
     uint32_t num_outputs;
     const char *src;
     char *dst;
+    char *dst2;               /* the second output (two-output ops), else NULL */
     void *staging;            /* cfg.staging_bytes of partials, or NULL */
     uint32_t *semaphores;     /* grid[0] counters, all 0 between launches, or NULL */
     /* 32-bit pieces of a larger iterator (iterator.h, pytorch-internals.md §10.10):
@@ -52,6 +54,9 @@ typedef struct tensor_cuda_reduce_plan {
     int64_t index_base;
     /* A per-call scalar of the op (norm's p); unused by the others. */
     double op_param;
+    /* var/std (Welford's project): the denominator is max(0, n - correction); take_sqrt gives std. */
+    double correction;
+    int take_sqrt;
 } tensor_cuda_reduce_plan;
 
 /* What the plan's kernel will be: element sizes and unrolling (see reduce_config.h). */
@@ -60,8 +65,9 @@ typedef struct tensor_cuda_reduce_kind {
     int acc_size;   /* bytes of one accumulator */
 } tensor_cuda_reduce_kind;
 
-/* Fills *plan for iter (a built reduction iterator on a CUDA device, numel > 0, one output,
- * 32-bit indexable). Takes the staging buffer from the caching allocator (on the current
+/* Fills *plan for iter (a built reduction iterator on a CUDA device, numel > 0, one or two
+ * outputs, 32-bit indexable), index_base included (tensor_iter_reduce_index_base); the op's
+ * scalars (op_param, correction, take_sqrt) are the caller's to set. Takes the staging buffer from the caching allocator (on the current
  * stream); *staging_handle receives its block (free it with tensor_cuda_free after the launch:
  * the cache reuses it on the same stream only, so after the kernel). Errors name func. */
 tensor_status tensor_cuda_reduce_plan_make(const tensor_iter_t *iter, tensor_cuda_reduce_kind kind,
@@ -72,8 +78,27 @@ tensor_status tensor_cuda_reduce_plan_make(const tensor_iter_t *iter, tensor_cud
  * tensors; set it only while no reduction runs. */
 extern int64_t tensor_cuda_reduce_index_limit;
 
-/* The traits (cuda/reduce_config.h) the kernels are instantiated with for an input size. */
+/* The device properties the plan depends on (SMs, threads per SM, warp size). */
+tensor_status tensor_cuda_reduce_device_props(int device, tensor_cuda_props *props, const char *func);
+
+/* ---- host-only planning (cuda/reduce_explain.c: no CUDA runtime, built and tested without a
+ * GPU in tests/cuda_host) ---- */
+
+/* The traits (cuda/reduce_config.h) the kernels are instantiated with for a kind. */
 tensor_reduce_kernel_traits tensor_cuda_reduce_traits(tensor_cuda_reduce_kind kind);
+
+/* THE planning call of a launch: traits of `kind`, then tensor_reduce_config_make. The launch
+ * (tensor_cuda_reduce_plan_make) and explain (below) both call it, so what explain prints is
+ * what launches. */
+tensor_status tensor_cuda_reduce_plan_config(const tensor_iter_t *iter, const tensor_cuda_props *props,
+                                             tensor_cuda_reduce_kind kind, tensor_reduce_config *cfg);
+
+/* Appends to buf (snprintf contract: returns the full length of the text, or -1 with the error
+ * set) two lines describing the kernel that would launch for iter:
+ *   "  cuda kernel: <what>, input element <n> B, accumulator <n> B\n"
+ *   "  cuda launch: <tensor_reduce_config_format>\n" */
+int64_t tensor_cuda_reduce_explain(const tensor_iter_t *iter, const tensor_cuda_props *props,
+                                   tensor_cuda_reduce_kind kind, const char *what, char *buf, size_t size);
 
 /* Releases the per-device semaphore buffers (tests call it before checking for leaks; a later
  * reduction allocates them again). Waits for the devices first. */

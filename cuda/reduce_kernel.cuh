@@ -11,9 +11,11 @@
 //     static acc_t reduce(acc_t, val_t x, int64_t index, double param); // index: in the whole
 //                                        // iterator; param: the op's scalar (norm's p)
 //     static acc_t combine(acc_t earlier, acc_t later);
-//     using out_t = ...;      // how an output element is stored
-//     static void store(char *dst, acc_t, int64_t count, double param); // project (count:
-//                                        // elements per output) + convert to the output dtype
+//     using out_t = ...;      // how an element of the (first) output is stored
+//     static void store(char *dst, char *dst2, acc_t, const tensor_cuda_reduce_plan &);
+//                                        // project + convert to the output dtype(s); dst2: the
+//                                        // second output's element (two-output ops) or NULL;
+//                                        // the plan gives reduce_count, op_param, correction...
 //   };
 //
 // Flow of one thread (index mapping: reduce_config.h; every dimension of the block either
@@ -274,12 +276,15 @@ struct Reducer {
             uint32_t o[TENSOR_OFFSET_CALC_MAX_ARGS];
             tensor_offset_calc_get(&p.out_calc, output_idx + i, o);
             char *out = p.dst + o[0];
+            // Two-output ops (max_dim's indices, var_mean's mean): the output calculator's third
+            // operand is the second output.
+            char *out2 = p.dst2 != nullptr ? p.dst2 + o[2] : nullptr;
             acc_t v = value.v[i];
             acc_t *partial = p.acc_buf != nullptr
                                  ? reinterpret_cast<acc_t *>(p.acc_buf + (size_t)(o[0] / sizeof(out_t)) * sizeof(acc_t))
                                  : reinterpret_cast<acc_t *>(out);
             if (p.accumulate) v = Op::combine(*partial, v);
-            if (p.final_output) Op::store(out, v, p.reduce_count, p.op_param);
+            if (p.final_output) Op::store(out, out2, v, p);
             else *partial = v;
         }
     }

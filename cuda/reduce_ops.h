@@ -1,6 +1,11 @@
-/* Internal: the CUDA reduction kernels' entries for the dispatch table (cuda/reduce_ops.cu). */
+/* Internal: the CUDA reduction kernels' entries for the dispatch table (cuda/reduce_ops*.cu):
+ * per op a kernel (tensor_kernel_fn) and its explain (tensor_kernel_explain_fn: the launch
+ * plan of the kernel that the same call would launch, as text; nothing runs). */
 #ifndef TENSOR_CUDA_REDUCE_OPS_H
 #define TENSOR_CUDA_REDUCE_OPS_H
+
+#include <stddef.h>
+#include <stdint.h>
 
 #include "ops/dispatch.h"
 
@@ -8,21 +13,29 @@
 extern "C" {
 #endif
 
-tensor_status tensor_cuda_sum_kernel(struct tensor_iter *iter, const tensor_kernel_params *params);
-tensor_status tensor_cuda_nansum_kernel(struct tensor_iter *iter, const tensor_kernel_params *params);
-tensor_status tensor_cuda_prod_kernel(struct tensor_iter *iter, const tensor_kernel_params *params);
-tensor_status tensor_cuda_amax_kernel(struct tensor_iter *iter, const tensor_kernel_params *params);
-tensor_status tensor_cuda_amin_kernel(struct tensor_iter *iter, const tensor_kernel_params *params);
-tensor_status tensor_cuda_mean_kernel(struct tensor_iter *iter, const tensor_kernel_params *params);
-tensor_status tensor_cuda_nanmean_kernel(struct tensor_iter *iter, const tensor_kernel_params *params);
-tensor_status tensor_cuda_sum_of_squares_kernel(struct tensor_iter *iter, const tensor_kernel_params *params);
-tensor_status tensor_cuda_argmax_kernel(struct tensor_iter *iter, const tensor_kernel_params *params);
-tensor_status tensor_cuda_argmin_kernel(struct tensor_iter *iter, const tensor_kernel_params *params);
-tensor_status tensor_cuda_count_nonzero_kernel(struct tensor_iter *iter, const tensor_kernel_params *params);
-tensor_status tensor_cuda_all_kernel(struct tensor_iter *iter, const tensor_kernel_params *params);
-tensor_status tensor_cuda_any_kernel(struct tensor_iter *iter, const tensor_kernel_params *params);
-tensor_status tensor_cuda_logsumexp_kernel(struct tensor_iter *iter, const tensor_kernel_params *params);
-tensor_status tensor_cuda_norm_kernel(struct tensor_iter *iter, const tensor_kernel_params *params);
+#define TENSOR_CUDA_REDUCE_ENTRIES(NAME)                                                           \
+    tensor_status tensor_cuda_##NAME##_kernel(struct tensor_iter *iter, const tensor_kernel_params *params); \
+    int64_t tensor_cuda_##NAME##_explain(struct tensor_iter *iter, const tensor_kernel_params *params, char *buf, \
+                                         size_t size);
+TENSOR_CUDA_REDUCE_ENTRIES(sum)
+TENSOR_CUDA_REDUCE_ENTRIES(nansum)
+TENSOR_CUDA_REDUCE_ENTRIES(prod)
+TENSOR_CUDA_REDUCE_ENTRIES(amax)
+TENSOR_CUDA_REDUCE_ENTRIES(amin)
+TENSOR_CUDA_REDUCE_ENTRIES(mean)
+TENSOR_CUDA_REDUCE_ENTRIES(nanmean)
+TENSOR_CUDA_REDUCE_ENTRIES(sum_of_squares)
+TENSOR_CUDA_REDUCE_ENTRIES(argmax)
+TENSOR_CUDA_REDUCE_ENTRIES(argmin)
+TENSOR_CUDA_REDUCE_ENTRIES(count_nonzero)
+TENSOR_CUDA_REDUCE_ENTRIES(all)
+TENSOR_CUDA_REDUCE_ENTRIES(any)
+TENSOR_CUDA_REDUCE_ENTRIES(logsumexp)
+TENSOR_CUDA_REDUCE_ENTRIES(norm)
+TENSOR_CUDA_REDUCE_ENTRIES(max_dim)
+TENSOR_CUDA_REDUCE_ENTRIES(min_dim)
+TENSOR_CUDA_REDUCE_ENTRIES(var_mean)
+#undef TENSOR_CUDA_REDUCE_ENTRIES
 
 #ifdef __cplusplus
 }

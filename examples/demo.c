@@ -40,17 +40,12 @@ int main(void) {
     if (!n1) return fail("tensor_select");
     tensor_print(n1, stdout);
 
-    /* torch.sum(x, 1, keepdim=True), and the plan the iterator made for it. */
+    /* torch.sum(x, 1, keepdim=True), and how it runs: the iterator's plan and, on CUDA, the
+     * kernel and its launch configuration (the same planning call as the launch). */
     int dim = 1;
-    int64_t out_shape[4] = {2, 1, 4, 5};
-    tensor_t *out = tensor_empty(4, out_shape, TENSOR_FLOAT32, dev);
-    if (!out) return fail("tensor_empty");
-    tensor_iter_t *it = tensor_iter_reduce_new("demo", out, x, &dim, 1, true, TENSOR_FLOAT32);
-    tensor_release(out);
-    if (!it) return fail("tensor_iter_reduce_new");
-    char plan[4096];
-    tensor_iter_explain(it, plan, sizeof plan);
-    tensor_iter_free(it);
+    char plan[8192];
+    if (tensor_reduce_explain("sum", x, &dim, 1, true, TENSOR_DTYPE_DEFAULT, plan, sizeof plan) < 0)
+        return fail("tensor_reduce_explain");
     printf("\nThe plan of x.sum(1, keepdim=True):\n%s\n", plan);
 
     tensor_t *s = tensor_sum(x, 1, true);

@@ -4,6 +4,7 @@
 #include "runtime/error.h"
 
 static tensor_kernel_fn table[TENSOR_NUM_OPS][TENSOR_NUM_DEVICE_TYPES];
+static tensor_kernel_explain_fn explain_table[TENSOR_NUM_OPS][TENSOR_NUM_DEVICE_TYPES];
 static pthread_once_t table_once = PTHREAD_ONCE_INIT;
 
 static const char *const op_names[TENSOR_NUM_OPS] = {
@@ -61,4 +62,20 @@ tensor_kernel_fn tensor_dispatch_get(tensor_op op, tensor_device_type device, co
         tensor_error(TENSOR_ERR_NOT_IMPLEMENTED, "%s: %s is not implemented for %s", func, tensor_op_name(op),
                      device == TENSOR_DEVICE_CPU ? "CPU" : "CUDA");
     return fn;
+}
+
+tensor_status tensor_dispatch_register_explain(tensor_op op, tensor_device_type device, tensor_kernel_explain_fn fn) {
+    if ((unsigned)op >= TENSOR_NUM_OPS)
+        return tensor_error(TENSOR_ERR_INVALID_ARGUMENT, "tensor_dispatch_register_explain: unknown op %d", (int)op);
+    if ((unsigned)device >= TENSOR_NUM_DEVICE_TYPES)
+        return tensor_error(TENSOR_ERR_INVALID_ARGUMENT, "tensor_dispatch_register_explain: unknown device type %d",
+                            (int)device);
+    explain_table[op][device] = fn;
+    return TENSOR_OK;
+}
+
+tensor_kernel_explain_fn tensor_dispatch_get_explain(tensor_op op, tensor_device_type device) {
+    pthread_once(&table_once, init_table);
+    if ((unsigned)op >= TENSOR_NUM_OPS || (unsigned)device >= TENSOR_NUM_DEVICE_TYPES) return NULL;
+    return explain_table[op][device];
 }

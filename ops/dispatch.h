@@ -7,6 +7,7 @@
 #ifndef TENSOR_DISPATCH_H
 #define TENSOR_DISPATCH_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "runtime/device.h"
@@ -69,11 +70,22 @@ typedef struct tensor_kernel_params {
 /* A kernel runs one built iterator (outputs already allocated, numel > 0) on its device. */
 typedef tensor_status (*tensor_kernel_fn)(struct tensor_iter *iter, const tensor_kernel_params *params);
 
+/* Optional, per slot: how the kernel would run the same built iterator, as text appended to
+ * nothing (snprintf contract: returns the full length, or -1 with the error set); nothing
+ * runs. The CUDA backend prints the launch plan of the kernel it would launch. */
+typedef int64_t (*tensor_kernel_explain_fn)(struct tensor_iter *iter, const tensor_kernel_params *params, char *buf,
+                                            size_t size);
+
 /* Name used in messages ("sum"). Never NULL. */
 TENSOR_API const char *tensor_op_name(tensor_op op);
 /* Fills a slot (replacing what was there). Thread-safe only during init; call it from a
  * tensor_*_register_kernels function. */
 TENSOR_API tensor_status tensor_dispatch_register(tensor_op op, tensor_device_type device, tensor_kernel_fn fn);
+/* Fills an explain slot (same rules as tensor_dispatch_register). */
+TENSOR_API tensor_status tensor_dispatch_register_explain(tensor_op op, tensor_device_type device,
+                                                          tensor_kernel_explain_fn fn);
+/* The explain function of (op, device), or NULL (no error: a backend need not explain). */
+TENSOR_API tensor_kernel_explain_fn tensor_dispatch_get_explain(tensor_op op, tensor_device_type device);
 /* The kernel for (op, device), or NULL with TENSOR_ERR_NOT_IMPLEMENTED:
  * "<func>: sum is not implemented for CUDA". Initialises the table on first use. */
 TENSOR_API tensor_kernel_fn tensor_dispatch_get(tensor_op op, tensor_device_type device, const char *func);

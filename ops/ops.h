@@ -19,6 +19,7 @@
 #define TENSOR_OPS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "runtime/runtime.h"
@@ -80,6 +81,21 @@ TENSOR_API tensor_t *tensor_any(const tensor_t *t, const int *dims, int ndims, b
 /* sum(x * x) over dims: the output dtype is sum's (integers and bool give int64, wrapping;
  * floats keep theirs, float16/bfloat16 accumulate in float32); empty reductions give 0. */
 TENSOR_API tensor_t *tensor_sum_of_squares(const tensor_t *t, const int *dims, int ndims, bool keepdim);
+
+/* ---- explain ---- */
+/* How the reduction `op` ("sum", "nansum", "prod", "mean", "nanmean", "amax", "amin", "max",
+ * "min", "argmax", "argmin", "var", "std", "var_mean", "std_mean", "norm" (p = 2),
+ * "logsumexp", "count_nonzero", "all", "any", "sum_of_squares") of t over dims would run,
+ * as text; nothing runs and t is BORROWED. The text is the iterator's plan
+ * (tensor_iter_explain) and, for a CUDA tensor, the kernel that would launch (op, dtypes,
+ * element and accumulator sizes) and its launch configuration (block, grid, input_mult,
+ * output_mult, vectorisation, vt0, ctas_per_output, shared/staging/semaphore bytes), computed
+ * by the same planning call as the launch. dims/ndims/keepdim/dtype as tensor_sum_dims (dtype
+ * is used by the ops that take one). snprintf contract: writes at most size bytes (NUL
+ * terminated when size > 0) and returns the full length, or -1 with the error set (NULL t,
+ * unknown op, the op's own argument errors, "not implemented" on the device). */
+TENSOR_API int64_t tensor_reduce_explain(const char *op, const tensor_t *t, const int *dims, int ndims, bool keepdim,
+                                         tensor_dtype dtype, char *buf, size_t size);
 
 #ifdef __cplusplus
 }

@@ -41,8 +41,25 @@ static tensor_dtype float_result_dtype(tensor_dtype in) { return is_fp8(in) ? TE
 /* Runs a reduction with one or more outputs. outs[i] may be provided (out= form, shape checked)
  * or NULL (allocated with dtypes[i]). On success outs[] hold new references (or the caller's,
  * retained). */
-static tensor_status reduce_run(const reduce_desc *desc, const tensor_t *t, const int *dims, int ndims, bool keepdim,
-                                int nout, const tensor_dtype *dtypes, tensor_t **outs, const tensor_kernel_params *params) {
+/* Where tensor_reduce_explain's text goes (snprintf contract over len). */
+typedef struct explain_sink {
+    char *buf;
+    size_t size;
+    int64_t len;
+} explain_sink;
+
+static void sink_put(explain_sink *ex, const char *text) {
+    size_t off = (size_t)ex->len;
+    char *dst = ex->buf != NULL && off < ex->size ? ex->buf + off : NULL;
+    int n = snprintf(dst, dst != NULL ? ex->size - off : 0, "%s", text);
+    if (n > 0) ex->len += n;
+}
+
+/* With ex != NULL nothing runs: the text of what would run goes to ex, and the outputs are
+ * released before returning (outs[] all NULL). */
+static tensor_status reduce_run_ex(const reduce_desc *desc, const tensor_t *t, const int *dims, int ndims, bool keepdim,
+                                   int nout, const tensor_dtype *dtypes, tensor_t **outs,
+                                   const tensor_kernel_params *params, explain_sink *ex) {
     const char *func = desc->func;
     tensor_reduce_plan plan;
     tensor_status st = tensor_reduce_plan_make(t, dims, ndims, keepdim, desc->all_if_empty, &plan, func);
@@ -88,6 +105,12 @@ static tensor_status reduce_run(const reduce_desc *desc, const tensor_t *t, cons
             return st;
         }
     }
+    if (ex != NULL && (plan.out_numel == 0 || tensor_numel(t) == 0)) {
+        sink_put(ex, plan.out_numel == 0 ? "no kernel: the result is empty\n"
+                                         : "no kernel: the reduced dims are empty, every output takes the identity\n");
+        st = TENSOR_OK;
+        goto fail_all; /* releases the outputs */
+    }
     if (plan.out_numel == 0) return TENSOR_OK;
     if (tensor_numel(t) == 0) {
         /* Every output takes the identity; only the first output of multi-output ops has one. */
@@ -106,6 +129,16 @@ static tensor_status reduce_run(const reduce_desc *desc, const tensor_t *t, cons
             goto fail_all;
         }
     }
+    if (ex != NULL) {
+        size_t off = (size_t)ex->len;
+        char *dst = ex->buf != NULL && off < ex->size ? ex->buf + off : NULL;
+        int64_t n = tensor_reduce_explain_launch(desc->op, views, nout, t, params, func, dst,
+                                                 dst != NULL ? ex->size - off : 0);
+        for (int i = 0; i < nout; i++) tensor_release(views[i]);
+        st = n < 0 ? tensor_last_status() : TENSOR_OK;
+        if (n > 0) ex->len += n;
+        goto fail_all; /* releases the outputs */
+    }
     st = tensor_reduce_launch(desc->op, views, nout, t, params, func);
     for (int i = 0; i < nout; i++) tensor_release(views[i]);
     if (st != TENSOR_OK) goto fail_all;
@@ -116,6 +149,11 @@ fail_all:
         outs[i] = NULL;
     }
     return st;
+}
+
+static tensor_status reduce_run(const reduce_desc *desc, const tensor_t *t, const int *dims, int ndims, bool keepdim,
+                                int nout, const tensor_dtype *dtypes, tensor_t **outs, const tensor_kernel_params *params) {
+    return reduce_run_ex(desc, t, dims, ndims, keepdim, nout, dtypes, outs, params, NULL);
 }
 
 static tensor_t *reduce_single(const reduce_desc *desc, const tensor_t *t, const int *dims, int ndims, bool keepdim,
@@ -413,4 +451,76 @@ tensor_dtype tensor_reduce_sum_dtype(tensor_dtype in, tensor_dtype requested) { 
 tensor_t *tensor_reduce_single(const reduce_desc *desc, const tensor_t *t, const int *dims, int ndims, bool keepdim,
                                tensor_dtype out_dtype, const tensor_kernel_params *params) {
     return reduce_single(desc, t, dims, ndims, keepdim, out_dtype, params ? params : &no_params);
+}
+
+/* ---- explain ---- */
+
+int64_t tensor_reduce_explain(const char *op, const tensor_t *t, const int *dims, int ndims, bool keepdim,
+                              tensor_dtype dtype, char *buf, size_t size) {
+    static const char func[] = "tensor_reduce_explain";
+    if (buf == NULL && size != 0) {
+        tensor_error(TENSOR_ERR_INVALID_ARGUMENT, "%s: argument 'buf' is NULL with size %zu", func, size);
+        return -1;
+    }
+    if (buf != NULL && size > 0) buf[0] = '\0';
+    if (op == NULL) {
+        tensor_error(TENSOR_ERR_INVALID_ARGUMENT, "%s: argument 'op' is NULL", func);
+        return -1;
+    }
+    if (check_input(t, func) || check_dtype_arg(dtype, func)) return -1;
+    /* The op's output dtypes and scalars, as its public function decides them (defaults:
+     * norm p = 2, var correction = 1). */
+    static const struct {
+        const char *name;
+        tensor_op op;
+        int nout;
+        bool has_identity, all_if_empty;
+        int rule; /* 0 sum-like, 1 float result, 2 input's dtype, 3 int64, 4 bool/uint8, 5 logsumexp */
+    } ops[] = {
+        {"sum", TENSOR_OP_SUM, 1, true, true, 0},           {"nansum", TENSOR_OP_NANSUM, 1, true, true, 0},
+        {"prod", TENSOR_OP_PROD, 1, true, true, 0},         {"sum_of_squares", TENSOR_OP_SUM_OF_SQUARES, 1, true, true, 0},
+        {"mean", TENSOR_OP_MEAN, 1, true, true, 1},         {"nanmean", TENSOR_OP_NANMEAN, 1, true, true, 1},
+        {"norm", TENSOR_OP_NORM, 1, true, true, 1},         {"amax", TENSOR_OP_AMAX, 1, false, true, 2},
+        {"amin", TENSOR_OP_AMIN, 1, false, true, 2},        {"argmax", TENSOR_OP_ARGMAX, 1, false, true, 3},
+        {"argmin", TENSOR_OP_ARGMIN, 1, false, true, 3},    {"count_nonzero", TENSOR_OP_COUNT_NONZERO, 1, true, true, 3},
+        {"all", TENSOR_OP_ALL, 1, true, false, 4},          {"any", TENSOR_OP_ANY, 1, true, false, 4},
+        {"logsumexp", TENSOR_OP_LOGSUMEXP, 1, true, true, 5}, {"max", TENSOR_OP_MAX_DIM, 2, false, true, 2},
+        {"min", TENSOR_OP_MIN_DIM, 2, false, true, 2},      {"var_mean", TENSOR_OP_VAR_MEAN, 2, true, true, 1},
+        {"std_mean", TENSOR_OP_VAR_MEAN, 2, true, true, 1}, {"var", TENSOR_OP_VAR_MEAN, 2, true, true, 1},
+        {"std", TENSOR_OP_VAR_MEAN, 2, true, true, 1},
+    };
+    int k = -1;
+    for (int i = 0; i < (int)(sizeof ops / sizeof ops[0]); i++)
+        if (strcmp(op, ops[i].name) == 0) k = i;
+    if (k < 0) {
+        tensor_error(TENSOR_ERR_INVALID_ARGUMENT, "%s: argument 'op' names no reduction: '%s'", func, op);
+        return -1;
+    }
+    tensor_dtype in = t->dtype, odt;
+    switch (ops[k].rule) {
+    case 0: odt = sum_dtype(in, dtype); break;
+    case 1: {
+        tensor_dtype d = dtype != TENSOR_DTYPE_DEFAULT ? dtype : in;
+        if (!is_float(d)) {
+            tensor_error(TENSOR_ERR_DTYPE, "%s: %s needs a floating dtype, got %s", func, op, tensor_dtype_name(d));
+            return -1;
+        }
+        odt = float_result_dtype(d);
+        break;
+    }
+    case 2: odt = in; break;
+    case 3: odt = TENSOR_INT64; break;
+    case 4: odt = in == TENSOR_UINT8 ? TENSOR_UINT8 : TENSOR_BOOL; break;
+    default: odt = is_float(in) ? float_result_dtype(in) : TENSOR_FLOAT32; break;
+    }
+    tensor_dtype dtypes[2] = {odt, ops[k].op == TENSOR_OP_VAR_MEAN ? odt : TENSOR_INT64};
+    tensor_kernel_params params = {0};
+    params.p = 2.0;
+    params.correction = 1.0;
+    params.take_sqrt = strncmp(op, "std", 3) == 0;
+    reduce_desc d = {func, "explain:", ops[k].op, ops[k].has_identity, 0.0, ops[k].all_if_empty};
+    tensor_t *outs[2] = {NULL, NULL};
+    explain_sink ex = {buf, size, 0};
+    if (reduce_run_ex(&d, t, dims, ndims, keepdim, ops[k].nout, dtypes, outs, &params, &ex) != TENSOR_OK) return -1;
+    return ex.len;
 }

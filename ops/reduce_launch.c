@@ -1,13 +1,17 @@
 #include "ops/reduce_launch.h"
+
+#include <stdio.h>
+
 #include "iterator/iterator.h"
 #include "runtime/error.h"
 
-tensor_status tensor_reduce_launch(tensor_op op, tensor_t *const *outs, int nout, const tensor_t *in,
-                                   const tensor_kernel_params *params, const char *func) {
-    tensor_kernel_fn kernel = tensor_dispatch_get(op, tensor_get_device(in).type, func);
-    if (kernel == NULL) return tensor_last_status();
+/* The reduction iterator of a launch (and of its explain: the same build). */
+static tensor_iter_t *build_iter(tensor_t *const *outs, int nout, const tensor_t *in, const char *func) {
     tensor_iter_config *cfg = tensor_iter_config_new(func);
-    if (cfg == NULL) return tensor_error(TENSOR_ERR_OUT_OF_MEMORY, "%s: out of host memory for an iterator", func);
+    if (cfg == NULL) {
+        tensor_error(TENSOR_ERR_OUT_OF_MEMORY, "%s: out of host memory for an iterator", func);
+        return NULL;
+    }
     /* Outputs arrive already viewed with the input's rank (size 1, stride 0 on reduced dims). The
      * input keeps its dtype: kernels convert while loading instead of copying the input. */
     tensor_iter_config_enable(cfg, TENSOR_ITER_REDUCTION | TENSOR_ITER_PROMOTE_INPUTS);
@@ -15,8 +19,35 @@ tensor_status tensor_reduce_launch(tensor_op op, tensor_t *const *outs, int nout
     tensor_iter_config_add_input(cfg, in);
     tensor_iter_t *iter = tensor_iter_build(cfg);
     tensor_iter_config_free(cfg);
+    return iter;
+}
+
+tensor_status tensor_reduce_launch(tensor_op op, tensor_t *const *outs, int nout, const tensor_t *in,
+                                   const tensor_kernel_params *params, const char *func) {
+    tensor_kernel_fn kernel = tensor_dispatch_get(op, tensor_get_device(in).type, func);
+    if (kernel == NULL) return tensor_last_status();
+    tensor_iter_t *iter = build_iter(outs, nout, in, func);
     if (iter == NULL) return tensor_last_status();
     tensor_status st = kernel(iter, params);
     tensor_iter_free(iter);
     return st;
+}
+
+int64_t tensor_reduce_explain_launch(tensor_op op, tensor_t *const *outs, int nout, const tensor_t *in,
+                                     const tensor_kernel_params *params, const char *func, char *buf, size_t size) {
+    /* The kernel must exist for the explain to mean anything ("not implemented" otherwise). */
+    tensor_device_type dev = tensor_get_device(in).type;
+    if (tensor_dispatch_get(op, dev, func) == NULL) return -1;
+    tensor_iter_t *iter = build_iter(outs, nout, in, func);
+    if (iter == NULL) return -1;
+    int64_t len = tensor_iter_explain(iter, buf, size);
+    tensor_kernel_explain_fn ex = tensor_dispatch_get_explain(op, dev);
+    if (len >= 0 && ex != NULL) {
+        size_t off = (size_t)len;
+        char *dst = buf != NULL && off < size ? buf + off : NULL;
+        int64_t n = ex(iter, params, dst, dst != NULL ? size - off : 0);
+        len = n < 0 ? -1 : len + n;
+    }
+    tensor_iter_free(iter);
+    return len;
 }
