@@ -52,7 +52,7 @@ t0=$(date +%s)
 # Warnings are not errors here: this machine's compiler is not CI's, and a new warning should
 # not cost the GPU run. They are counted and listed in the summary instead.
 if cmake -S . -B "$BUILD" -DCMAKE_BUILD_TYPE=Release -DTENSOR_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 \
-     -DTENSOR_WERROR=OFF "${cmocka_args[@]}" >"$OUT/build.log" 2>&1 &&
+     -DTENSOR_WERROR=OFF "${cmocka_args[@]}" ${CMAKE_EXTRA:-} >"$OUT/build.log" 2>&1 &&
    cmake --build "$BUILD" -j "$JOBS" >>"$OUT/build.log" 2>&1; then
   say "build: OK ($(($(date +%s) - t0)) s), $(grep -c 'warning:' "$OUT/build.log") warning(s)"
   grep 'warning:' "$OUT/build.log" | sort -u | head -10 | sed 's/^/  /' | tee -a "$SUMMARY"
@@ -64,7 +64,7 @@ fi
 
 # ---- every test ----
 t0=$(date +%s)
-(cd "$BUILD" && ctest --output-on-failure --timeout 600) >"$OUT/ctest.log" 2>&1
+(cd "$BUILD" && ctest --output-on-failure --timeout "${CTEST_TIMEOUT:-600}") >"$OUT/ctest.log" 2>&1
 ctest_rc=$?
 say "ctest: rc=$ctest_rc ($(($(date +%s) - t0)) s): $(grep -E 'tests passed|tests failed' "$OUT/ctest.log" | tail -1)"
 grep -E '^ *[0-9]+/[0-9]+ Test' "$OUT/ctest.log" | sed 's/^/  /' | tee -a "$SUMMARY"
@@ -87,7 +87,7 @@ sanitize() { # tool, extra args...
     local one=$OUT/.one.log
     t0=$(date +%s)
     # TENSOR_TEST_QUICK: tests with long sweeps (test_cuda_reduce.c) run a subset here.
-    TENSOR_TEST_QUICK=1 "$SANITIZER" --tool "$tool" "$@" "$exe" >"$one" 2>&1
+    TENSOR_TEST_QUICK=1 timeout "${SAN_TIMEOUT:-900}" "$SANITIZER" --tool "$tool" "$@" "$exe" >"$one" 2>&1
     local rc=$?
     { echo "==== $tool: $exe (rc=$rc)"; cat "$one"; } >>"$log"
     local errs api
@@ -113,8 +113,10 @@ else
   failed=1
 fi
 
-# ---- benchmarks, when they exist ----
-if [ -f bench/run_device.sh ]; then
+# ---- benchmarks, when they exist (SKIP_BENCH=1: tests and sanitizers only) ----
+if [ "${SKIP_BENCH:-0}" = 1 ]; then
+  say "benchmarks: skipped (SKIP_BENCH=1)"
+elif [ -f bench/run_device.sh ]; then
   t0=$(date +%s)
   BUILD_DIR=$BUILD bash bench/run_device.sh >"$OUT/bench.log" 2>&1
   say "bench: rc=$? ($(($(date +%s) - t0)) s), log bench.log"
@@ -124,7 +126,7 @@ else
 fi
 
 # ---- CUDA reduction benchmark: ours vs torch.sum, same run (bench/cuda/run.sh) ----
-if [ -f bench/cuda/run.sh ]; then
+if [ "${SKIP_BENCH:-0}" != 1 ] && [ -f bench/cuda/run.sh ]; then
   t0=$(date +%s)
   BUILD_DIR=$BUILD OUT=$OUT bash bench/cuda/run.sh "${BENCH_REPS:-30}" >"$OUT/bench_cuda.log" 2>&1
   say "bench_cuda: rc=$? ($(($(date +%s) - t0)) s), table bench_cuda.md, log bench_cuda.log"
@@ -132,7 +134,7 @@ if [ -f bench/cuda/run.sh ]; then
 fi
 
 # ---- CUDA elementwise benchmark: ours vs torch, same run (bench/cuda/bench_elementwise.sh) ----
-if [ -f bench/cuda/bench_elementwise.sh ]; then
+if [ "${SKIP_BENCH:-0}" != 1 ] && [ -f bench/cuda/bench_elementwise.sh ]; then
   t0=$(date +%s)
   BUILD_DIR=$BUILD OUT=$OUT bash bench/cuda/bench_elementwise.sh "${BENCH_REPS:-30}" >"$OUT/bench_elementwise.log" 2>&1
   say "bench_elementwise: rc=$? ($(($(date +%s) - t0)) s), table bench_elementwise.md, log bench_elementwise.log"
