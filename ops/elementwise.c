@@ -9,15 +9,18 @@
 #include "runtime/error.h"
 #include "runtime/tensor_impl.h"
 
-/* A 0-d tensor of dtype holding the host scalar s, on device. The value is cast to dtype with
- * the store rules (an INT scalar wraps into a narrower integer dtype: uint8 300 -> 44). */
-static tensor_t *scalar_tensor(const tensor_scalar *s, tensor_dtype dtype, tensor_device device, const char *func) {
+/* A 0-d CPU tensor of dtype holding the host scalar s. The value is cast to dtype with the
+ * store rules (an INT scalar wraps into a narrower integer dtype: uint8 300 -> 44). It stays on
+ * the CPU whatever the op's device: a CUDA kernel takes 0-d CPU inputs by value
+ * (TENSOR_ITER_ALLOW_CPU_SCALARS), so a tensor-scalar op on CUDA makes no device allocation
+ * and no blocking host-to-device copy of the scalar. */
+static tensor_t *scalar_tensor(const tensor_scalar *s, tensor_dtype dtype, const char *func) {
     _Alignas(8) unsigned char buf[8] = {0};
     if (s->type == TENSOR_SCALAR_FLOAT)
         tensor_ew_store_f64(dtype, buf, s->f);
     else
         tensor_ew_store_i64(dtype, buf, s->i);
-    tensor_t *t = tensor_from_buffer(buf, 0, NULL, dtype, device);
+    tensor_t *t = tensor_from_buffer(buf, 0, NULL, dtype, tensor_cpu());
     if (t == NULL) {
         char msg[256];
         strncpy(msg, tensor_last_error(), sizeof msg - 1);
@@ -122,7 +125,7 @@ tensor_t *ew_run(const ew_call *c) {
     tensor_t *ret = NULL;
     for (int k = 0; k < c->nin; k++) {
         if (c->scalar[k] == NULL) continue;
-        scalars[k] = scalar_tensor(c->scalar[k], common, device, func);
+        scalars[k] = scalar_tensor(c->scalar[k], common, func);
         if (scalars[k] == NULL) goto done;
     }
     cfg = tensor_iter_config_new(func);
