@@ -7,6 +7,9 @@
 # through the device tool, from the repository root:
 #     run(command="bash scripts/device.sh", carry=[".deps"])
 # Logs go to $OUT (the device tool brings back at most 8 files), a short summary to stdout.
+# Knobs (environment): BUILD_DIR, JOBS, CMAKE_EXTRA, CTEST_TIMEOUT, SAN_TIMEOUT, BENCH_REPS, and
+# PROFILE=1 (bench/cuda/profile.sh after the benchmarks), SKIP_TESTS / SKIP_SAN / SKIP_BENCH = 1 to leave a step out (split a long run over two calls:
+# the build folder stays on a warm machine).
 # Exit status: 0 when the build, ctest and both sanitizers passed, 1 otherwise.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -62,13 +65,17 @@ else
   exit 1
 fi
 
-# ---- every test ----
-t0=$(date +%s)
-(cd "$BUILD" && ctest --output-on-failure --timeout "${CTEST_TIMEOUT:-600}") >"$OUT/ctest.log" 2>&1
-ctest_rc=$?
-say "ctest: rc=$ctest_rc ($(($(date +%s) - t0)) s): $(grep -E 'tests passed|tests failed' "$OUT/ctest.log" | tail -1)"
-grep -E '^ *[0-9]+/[0-9]+ Test' "$OUT/ctest.log" | sed 's/^/  /' | tee -a "$SUMMARY"
-[ "$ctest_rc" -eq 0 ] || failed=1
+# ---- every test (SKIP_TESTS=1: none; a build + benchmark call) ----
+if [ "${SKIP_TESTS:-0}" = 1 ]; then
+  say "ctest: skipped (SKIP_TESTS=1)"
+else
+  t0=$(date +%s)
+  (cd "$BUILD" && ctest --output-on-failure --timeout "${CTEST_TIMEOUT:-600}") >"$OUT/ctest.log" 2>&1
+  ctest_rc=$?
+  say "ctest: rc=$ctest_rc ($(($(date +%s) - t0)) s): $(grep -E 'tests passed|tests failed' "$OUT/ctest.log" | tail -1)"
+  grep -E '^ *[0-9]+/[0-9]+ Test' "$OUT/ctest.log" | sed 's/^/  /' | tee -a "$SUMMARY"
+  [ "$ctest_rc" -eq 0 ] || failed=1
+fi
 
 # ---- compute-sanitizer over the CUDA test executables ----
 # memcheck with --leak-check full: the caching allocator keeps segments until empty_cache, and
@@ -105,7 +112,9 @@ sanitize() { # tool, extra args...
   done
 }
 SANITIZER=$(command -v compute-sanitizer || ls /usr/local/cuda/bin/compute-sanitizer /usr/local/cuda/compute-sanitizer/compute-sanitizer 2>/dev/null | head -1)
-if [ -n "$SANITIZER" ]; then
+if [ "${SKIP_SAN:-0}" = 1 ]; then
+  say "compute-sanitizer: skipped (SKIP_SAN=1)"
+elif [ -n "$SANITIZER" ]; then
   sanitize memcheck --leak-check full
   sanitize racecheck --racecheck-report analysis
 else
@@ -139,6 +148,13 @@ if [ "${SKIP_BENCH:-0}" != 1 ] && [ -f bench/cuda/bench_elementwise.sh ]; then
   BUILD_DIR=$BUILD OUT=$OUT bash bench/cuda/bench_elementwise.sh "${BENCH_REPS:-30}" >"$OUT/bench_elementwise.log" 2>&1
   say "bench_elementwise: rc=$? ($(($(date +%s) - t0)) s), table bench_elementwise.md, log bench_elementwise.log"
   if [ -f "$OUT/bench_elementwise.md" ]; then cat "$OUT/bench_elementwise.md"; else tail -20 "$OUT/bench_elementwise.log"; fi
+fi
+
+# ---- Nsight Compute, ours next to torch on chosen cases (PROFILE=1; CASES=... to choose) ----
+if [ "${PROFILE:-0}" = 1 ]; then
+  t0=$(date +%s)
+  BUILD_DIR=$BUILD OUT=$OUT bash bench/cuda/profile.sh >"$OUT/profile.log" 2>&1
+  say "profile: rc=$? ($(($(date +%s) - t0)) s), table profile.md"
 fi
 
 say "overall: $([ $failed -eq 0 ] && echo PASS || echo FAIL)"
