@@ -127,6 +127,22 @@ static bool plan_short_rows(const tensor_iter_t *iter, const tensor_reduce_kerne
     return true;
 }
 
+/* Tuned plan for a short outer reduction (a few reduced elements per output, outputs on the
+ * lanes) whose outputs alone cannot fill the GPU. PyTorch gives each thread a whole column:
+ * for seed 000's [8,32,64,128] over dim 1 that is 16K threads, each waiting on 8 rounds of 4
+ * loads (latency-bound: 8 MB in ~10 us on an H100). Here warps split the column too, so that
+ * outputs x block height reach half the GPU's resident threads while each thread keeps at
+ * least one full round of TENSOR_REDUCE_VT0 independent loads. Returns the block height
+ * (1: keep PyTorch's plan). */
+static int64_t short_outer_height(const tensor_reduce_config *c, const tensor_cuda_props *props,
+                                  const tensor_reduce_kernel_traits *tr, int64_t output_threads) {
+    const int64_t target = (int64_t)props->num_sms * props->max_threads_per_sm / 2;
+    const int64_t cap = TENSOR_REDUCE_WIDE_THREADS(c->output_vec_size, tr->acc_size) / c->block_width;
+    int64_t h = 1;
+    while (h * 2 <= cap && output_threads * h < target && c->num_inputs / (h * 2) >= TENSOR_REDUCE_VT0) h *= 2;
+    return h;
+}
+
 /* PyTorch's setReduceConfig. wide: an outer reduction's CTAs get TENSOR_REDUCE_WIDE_THREADS
  * threads instead of 512 / output_vec_size (see tensor_reduce_config_make). */
 static void plan_general(const tensor_iter_t *iter, const tensor_cuda_props *props, const tensor_reduce_kernel_traits *tr,
@@ -175,10 +191,18 @@ static void plan_general(const tensor_iter_t *iter, const tensor_cuda_props *pro
 
     /* Warps cooperate on an output only when each would still have enough values to load. */
     const int64_t min_values_per_thread = 16, max_values_per_thread = 256;
-    if (values_per_thread(&c) >= min64(c.block_height * 16, max_values_per_thread))
+    int64_t short_outer_h = tr->tuned && !wide && !c.reduce_fastest
+                                ? short_outer_height(&c, props, tr, div_up(c.num_outputs, c.output_vec_size))
+                                : 1;
+    if (values_per_thread(&c) < min64(c.block_height * 16, max_values_per_thread) && short_outer_h > 1) {
+        c.block_height = (int)short_outer_h;
+        c.num_threads = c.block_width * c.block_height;
         c.input_mult[TENSOR_REDUCE_BLOCK_Y] = split_input(&c, c.block_height);
-    else
+    } else if (values_per_thread(&c) >= min64(c.block_height * 16, max_values_per_thread)) {
+        c.input_mult[TENSOR_REDUCE_BLOCK_Y] = split_input(&c, c.block_height);
+    } else {
         c.output_mult[TENSOR_REDUCE_BLOCK_Y] = split_output(&c, c.block_height);
+    }
 
     int64_t blocks_per_sm = props->max_threads_per_sm / c.num_threads;
     const bool one_wave = wide && c.num_threads >= 512;

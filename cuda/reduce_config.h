@@ -51,6 +51,8 @@ typedef struct tensor_reduce_kernel_traits {
  * TENSOR_REDUCE_SHORT_MAX_UNITS loads (vectors, or elements when rows are not 16-byte
  * aligned). */
 #define TENSOR_REDUCE_SHORT_THREADS 256
+/* Independent loads a thread of the general kernel issues before its first add (Reducer::VT0). */
+#define TENSOR_REDUCE_VT0 4
 #define TENSOR_REDUCE_SHORT_ROWS_FOR(vec) ((32 / (vec)) > 8 ? 8 : (32 / (vec)) < 2 ? 2 : (32 / (vec)))
 #define TENSOR_REDUCE_SHORT_MAX_UNITS 64
 

@@ -155,6 +155,7 @@ if [ "${PROFILE:-0}" = 1 ]; then
   t0=$(date +%s)
   BUILD_DIR=$BUILD OUT=$OUT bash bench/cuda/profile.sh >"$OUT/profile.log" 2>&1
   say "profile: rc=$? ($(($(date +%s) - t0)) s), table profile.md"
+  cat "$OUT/profile.md" 2>/dev/null
 fi
 
 say "overall: $([ $failed -eq 0 ] && echo PASS || echo FAIL)"

@@ -100,6 +100,45 @@ static void test_seed_8x32x64x128_dim1(void **state) {
     unplan(&p);
 }
 
+/* Our plan for the same shape (a deliberate difference, docs/cuda_reduce.md "short outer
+ * reductions"): 8 warps split each column of 32, so 128K threads have 4 loads each in flight
+ * instead of 16K threads with 32 each. */
+static void test_seed_8x32x64x128_dim1_tuned(void **state) {
+    (void)state;
+    planned p;
+    int64_t shape[4] = {8, 32, 64, 128};
+    int dim = 1;
+    plan(&p, 4, shape, &dim, 1, &f32_tuned);
+    const tensor_reduce_config *c = &p.c;
+    assert_int_equal(c->block_width, 32);
+    assert_int_equal(c->block_height, 8);
+    assert_int_equal(c->output_vec_size, 4);
+    assert_int_equal(c->input_mult[0], 0);
+    assert_int_equal(c->input_mult[1], 1);
+    assert_int_equal(c->input_mult[2], 0);
+    assert_int_equal(c->output_mult[0], 1);
+    assert_int_equal(c->output_mult[1], 0);
+    assert_int_equal(c->step_input, 8);
+    assert_int_equal(c->step_output, 32);
+    assert_int_equal(c->values_per_thread, 4);
+    assert_int_equal(c->grid[0], 512);
+    assert_int_equal(c->grid[1], 1);
+    assert_int_equal(c->shared_memory_bytes, 4 * 256 * 4);
+    unplan(&p);
+    /* The seed's larger shape already splits its columns over warps: unchanged. */
+    int64_t big[4] = {16, 128, 64, 128};
+    plan(&p, 4, big, &dim, 1, &f32_tuned);
+    assert_int_equal(p.c.block_height, 4);
+    assert_int_equal(p.c.grid[0], 1024);
+    assert_int_equal(p.c.values_per_thread, 32);
+    unplan(&p);
+    /* Too few reduced elements for a full round of loads per thread: unchanged. */
+    int64_t tiny[4] = {2, 3, 4, 5};
+    plan(&p, 4, tiny, &dim, 1, &f32_tuned);
+    assert_int_equal(p.c.input_mult[1], 0);
+    unplan(&p);
+}
+
 /* Full sum of 2^24 floats: input-vectorised, 512 lanes, 528 CTAs through the global reduce. */
 static void test_full_sum_2p24(void **state) {
     (void)state;
@@ -383,6 +422,7 @@ static void test_format_and_errors(void **state) {
 static const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_seed_16x128x64x128_dim1),
     cmocka_unit_test(test_seed_8x32x64x128_dim1),
+    cmocka_unit_test(test_seed_8x32x64x128_dim1_tuned),
     cmocka_unit_test(test_full_sum_2p24),
     cmocka_unit_test(test_row_sums),
     cmocka_unit_test(test_column_sums),
