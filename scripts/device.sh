@@ -22,6 +22,13 @@ SUMMARY=$OUT/summary.txt
 : >"$SUMMARY"
 say() { echo "$*" | tee -a "$SUMMARY"; }
 failed=0
+# The device tool brings back at most 8 files: on exit, everything but the summary and the
+# tables goes into one archive, logs.tgz.
+pack_logs() {
+  (cd "$OUT" && ls | grep -vxE 'summary.txt|bench_cuda.md|bench_elementwise.md|profile.md|logs.tgz' |
+     tar czf logs.tgz --remove-files -T - 2>/dev/null)
+}
+trap pack_logs EXIT
 
 # ---- the machine ----
 {
@@ -74,7 +81,11 @@ else
   ctest_rc=$?
   say "ctest: rc=$ctest_rc ($(($(date +%s) - t0)) s): $(grep -E 'tests passed|tests failed' "$OUT/ctest.log" | tail -1)"
   grep -E '^ *[0-9]+/[0-9]+ Test' "$OUT/ctest.log" | sed 's/^/  /' | tee -a "$SUMMARY"
-  [ "$ctest_rc" -eq 0 ] || failed=1
+  if [ "$ctest_rc" -ne 0 ]; then
+    failed=1
+    # What failed, with the assertion lines around it.
+    grep -B3 -A1 -E '\[  FAILED  \]|\[  ERROR   \]|Failure!|fail_msg|error:' "$OUT/ctest.log" | head -60 | sed 's/^/  | /' | tee -a "$SUMMARY"
+  fi
 fi
 
 # ---- compute-sanitizer over the CUDA test executables ----
