@@ -132,8 +132,9 @@ static bool plan_short_rows(const tensor_iter_t *iter, const tensor_reduce_kerne
  * for seed 000's [8,32,64,128] over dim 1 that is 16K threads, each waiting on 8 rounds of 4
  * loads (latency-bound: 8 MB in ~10 us on an H100). Here warps split the column too, so that
  * outputs x block height reach half the GPU's resident threads while each thread keeps at
- * least one full round of TENSOR_REDUCE_VT0 independent loads. Returns the block height
- * (1: keep PyTorch's plan). */
+ * least one full round of TENSOR_REDUCE_VT0 independent loads. Small inputs keep PyTorch's
+ * plan (TENSOR_REDUCE_SHORT_OUTER_MIN_ELEMS): a launch costs more than their loads. Returns the
+ * block height (1: keep PyTorch's plan). */
 static int64_t short_outer_height(const tensor_reduce_config *c, const tensor_cuda_props *props,
                                   const tensor_reduce_kernel_traits *tr, int64_t output_threads) {
     const int64_t target = (int64_t)props->num_sms * props->max_threads_per_sm / 2;
@@ -191,7 +192,8 @@ static void plan_general(const tensor_iter_t *iter, const tensor_cuda_props *pro
 
     /* Warps cooperate on an output only when each would still have enough values to load. */
     const int64_t min_values_per_thread = 16, max_values_per_thread = 256;
-    int64_t short_outer_h = tr->tuned && !wide && !c.reduce_fastest
+    int64_t short_outer_h = tr->tuned && !wide && !c.reduce_fastest &&
+                                    c.num_outputs * c.num_inputs >= TENSOR_REDUCE_SHORT_OUTER_MIN_ELEMS
                                 ? short_outer_height(&c, props, tr, div_up(c.num_outputs, c.output_vec_size))
                                 : 1;
     if (values_per_thread(&c) < min64(c.block_height * 16, max_values_per_thread) && short_outer_h > 1) {

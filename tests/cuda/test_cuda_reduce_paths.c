@@ -183,17 +183,36 @@ static void test_outer_wide(void **state) {
     check(P_SUM, 2, sq, TENSOR_FLOAT16, &d0, 1, 2, 703); /* base one row in: still 16-byte aligned */
 }
 
+/* Short outer reductions planned with warps splitting each column (reduce_config.c,
+ * short_outer_height): the seed's [8,32,64,128] over dim 1, an odd column length, columns of
+ * 4 and 8 (one round of loads per thread), an unaligned base; other functors through it. */
+static void test_short_outer(void **state) {
+    (void)state;
+    const int d1 = 1;
+    const int64_t seed[4] = {8, 32, 64, 128}, odd[3] = {16, 9, 8192}, four[3] = {64, 4, 4096}, eight[3] = {32, 8, 4100};
+    for (int k = 0; k < NUM_DTS; k++) {
+        if (quick() && k >= 2) break;
+        check(P_SUM, 4, seed, dts[k], &d1, 1, 0, 800 + k);
+        check(P_SUM, 3, odd, dts[k], &d1, 1, 0, 810 + k);
+        check(P_SUM, 3, four, dts[k], &d1, 1, 0, 820 + k);
+        check(P_SUM, 3, eight, dts[k], &d1, 1, 1, 830 + k); /* rows of 4099: unaligned */
+    }
+    check(P_AMAX, 4, seed, TENSOR_FLOAT16, &d1, 1, 0, 841);
+    check(P_MEAN, 3, odd, TENSOR_BFLOAT16, &d1, 1, 0, 842);
+    check(P_AMAX, 3, eight, TENSOR_INT8, &d1, 1, 0, 843);
+}
+
 /* The same bits every run for the new paths too. */
 static void test_paths_reproducible(void **state) {
     (void)state;
     const int d0 = 0, d1 = 1;
-    const int64_t rows32[2] = {1 << 18, 32}, rows7[2] = {1 << 18, 7}, col64[2] = {1 << 18, 64};
+    const int64_t rows32[2] = {1 << 18, 32}, rows7[2] = {1 << 18, 7}, col64[2] = {1 << 18, 64}, gdb[2] = {32, 1 << 16};
     const struct {
         const int64_t *s;
         const int *dim;
         tensor_dtype dt;
     } cases[] = {{rows32, &d1, TENSOR_FLOAT32}, {rows7, &d1, TENSOR_FLOAT32}, {col64, &d0, TENSOR_FLOAT32},
-                 {col64, &d0, TENSOR_FLOAT16},  {rows32, &d1, TENSOR_BFLOAT16}};
+                 {col64, &d0, TENSOR_FLOAT16},  {rows32, &d1, TENSOR_BFLOAT16}, {gdb, &d0, TENSOR_FLOAT32}};
     for (int c = 0; c < (int)(sizeof cases / sizeof cases[0]); c++) {
         tensor_t *cpu = random_cpu(2, cases[c].s, cases[c].dt, 900 + c);
         tensor_t *g = tensor_to_device(cpu, tensor_cuda(0));
@@ -233,6 +252,7 @@ static void test_paths_release_scratch(void **state) {
 static const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_short_rows),
     cmocka_unit_test(test_outer_wide),
+    cmocka_unit_test(test_short_outer),
     cmocka_unit_test(test_paths_reproducible),
     cmocka_unit_test(test_paths_release_scratch),
 };

@@ -132,6 +132,13 @@ static void test_seed_8x32x64x128_dim1_tuned(void **state) {
     assert_int_equal(p.c.grid[0], 1024);
     assert_int_equal(p.c.values_per_thread, 32);
     unplan(&p);
+    /* Small inputs (a launch costs more than their loads): unchanged. */
+    int64_t small[2] = {100, 33};
+    int d0 = 0;
+    plan(&p, 2, small, &d0, 1, &f32_tuned);
+    assert_int_equal(p.c.input_mult[1], 0);
+    assert_int_equal(p.c.block_height, 16);
+    unplan(&p);
     /* Too few reduced elements for a full round of loads per thread: unchanged. */
     int64_t tiny[4] = {2, 3, 4, 5};
     plan(&p, 4, tiny, &dim, 1, &f32_tuned);
