@@ -30,6 +30,34 @@ static tensor_t *scalar_tensor(const tensor_scalar *s, tensor_dtype dtype, const
     return t;
 }
 
+/* PyTorch's opmath for a host scalar (BinaryOpsKernel.cpp and the CUDA
+ * opmath_symmetric_gpu_kernel_with_scalars take iter.original_scalar_value<opmath_t>): when
+ * the common dtype is float16 or bfloat16, add, sub and mul (scalar on either side) and the
+ * three divisions (scalar divisor only) compute in float32 with the scalar's original value,
+ * (float)double or (float)int64, and round once when storing: float16 [1] + 0.1 is
+ * fp16(1.0f + 0.1f), not fp16(1 + fp16(0.1)). Every other op (comparisons, maximum, pow,
+ * where, clamp, ...) rounds the scalar to the common dtype first, as PyTorch does. Returns the
+ * bit mask of such inputs (tensor_kernel_params.ew_opmath_inputs). */
+static unsigned opmath_scalar_inputs(const ew_call *c, tensor_ew_op op, tensor_dtype common) {
+    if (common != TENSOR_FLOAT16 && common != TENSOR_BFLOAT16) return 0;
+    unsigned mask = 0;
+    for (int k = 0; k < c->nin; k++) {
+        if (c->scalar[k] == NULL) continue;
+        switch (op) {
+        case TENSOR_EW_ADD:
+        case TENSOR_EW_SUB:
+        case TENSOR_EW_MUL: mask |= 1u << k; break;
+        case TENSOR_EW_DIV:
+        case TENSOR_EW_DIV_FLOOR:
+        case TENSOR_EW_DIV_TRUNC:
+            if (k == 1) mask |= 1u << k;
+            break;
+        default: break;
+        }
+    }
+    return mask;
+}
+
 static tensor_result_type_operand kind_of_tensor(const tensor_t *t) {
     tensor_result_type_operand k;
     k.dtype = t->dtype;
@@ -123,9 +151,12 @@ tensor_t *ew_run(const ew_call *c) {
     tensor_iter_config *cfg = NULL;
     tensor_iter_t *iter = NULL;
     tensor_t *ret = NULL;
+    const unsigned opmath = opmath_scalar_inputs(c, op, common);
     for (int k = 0; k < c->nin; k++) {
         if (c->scalar[k] == NULL) continue;
-        scalars[k] = scalar_tensor(c->scalar[k], common, func);
+        /* an opmath scalar travels as a float32 0-d tensor: its original value, rounded once
+         * to float32 (never to the 16-bit common dtype) */
+        scalars[k] = scalar_tensor(c->scalar[k], (opmath >> k) & 1u ? TENSOR_FLOAT32 : common, func);
         if (scalars[k] == NULL) goto done;
     }
     cfg = tensor_iter_config_new(func);
@@ -143,6 +174,7 @@ tensor_t *ew_run(const ew_call *c) {
         memset(&params, 0, sizeof params);
         params.ew_op = (int)op;
         params.ew_dtype = (int)common;
+        params.ew_opmath_inputs = opmath;
         if (op == TENSOR_EW_ADD || op == TENSOR_EW_SUB) {
             params.scalar = c->alpha.type == TENSOR_SCALAR_FLOAT ? c->alpha.f : (double)c->alpha.i;
             params.scalar_i = c->alpha.i;

@@ -105,6 +105,7 @@ typedef enum tensor_ew_op {
     TENSOR_EW_RECIPROCAL,
     TENSOR_EW_RELU,      /* same dtype; bool is an error; relu(NaN) = NaN */
     TENSOR_EW_GELU,      /* floating only; the exact (erf) form, approximate='none' */
+    TENSOR_EW_GELU_TANH, /* floating only; the tanh form, approximate='tanh' */
     TENSOR_EW_SILU,      /* floating only */
     TENSOR_EW_FLOOR,     /* FLOOR .. TRUNC: same dtype, identity on ints; bool is an error */
     TENSOR_EW_CEIL,
@@ -266,6 +267,9 @@ TENSOR_EW_DECLARE_UNARY(erf)
 TENSOR_EW_DECLARE_UNARY(reciprocal)
 TENSOR_EW_DECLARE_UNARY(relu)
 TENSOR_EW_DECLARE_UNARY(gelu)
+/* gelu(x, approximate='tanh'): 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))), float32 math
+ * for float16/bfloat16 (PyTorch's GeluKernel). */
+TENSOR_EW_DECLARE_UNARY(gelu_tanh)
 TENSOR_EW_DECLARE_UNARY(silu)
 TENSOR_EW_DECLARE_UNARY(floor)
 TENSOR_EW_DECLARE_UNARY(ceil)
