@@ -86,6 +86,47 @@ static tensor_status check_alpha(const char *func, const tensor_scalar *alpha, t
     return TENSOR_OK;
 }
 
+/* out= of another shape than the result: PyTorch's resize_output (runtime/resize.c) gives it
+ * the broadcast shape of the inputs, row-major, growing its storage if needed (a warning when it
+ * had elements). Left to the iterator's errors, without resizing anything: inputs that do not
+ * broadcast and an out on another device. Refused: an out sharing storage with an input (the
+ * input's elements would move or change under the op; PyTorch gives no defined result there). */
+static tensor_status resize_out(const ew_call *c, tensor_device device) {
+    tensor_t *out = c->out;
+    int ndim = 0;
+    int64_t shape[TENSOR_MAX_DIMS];
+    for (int k = 0; k < c->nin; k++) {
+        const tensor_t *t = c->scalar[k] != NULL ? NULL : c->in[k];
+        if (t == NULL) continue; /* a host scalar is 0-d */
+        /* align from the right; a size-1 dim takes the other size (0 included) */
+        const int nd = t->ndim > ndim ? t->ndim : ndim;
+        int64_t merged[TENSOR_MAX_DIMS];
+        for (int d = 0; d < nd; d++) {
+            const int da = d - (nd - ndim), db = d - (nd - t->ndim);
+            const int64_t sa = da >= 0 ? shape[da] : 1, sb = db >= 0 ? t->sizes[db] : 1;
+            if (sa != sb && sa != 1 && sb != 1) return TENSOR_OK; /* the iterator's shape error */
+            merged[d] = sa == 1 ? sb : sa;
+        }
+        ndim = nd;
+        memcpy(shape, merged, (size_t)nd * sizeof shape[0]);
+    }
+    bool same = out->ndim == ndim;
+    for (int d = 0; same && d < ndim; d++) same = out->sizes[d] == shape[d];
+    if (same || !tensor_device_equal(out->storage->device, device)) return TENSOR_OK;
+    for (int k = 0; k < c->nin; k++) {
+        const tensor_t *t = c->scalar[k] != NULL ? NULL : c->in[k];
+        if (t != NULL && t->storage == out->storage) {
+            char have[256], want[256];
+            return tensor_error(TENSOR_ERR_INVALID_ARGUMENT,
+                                "%s: argument 'out' has shape %s, not the result shape %s, and shares memory with "
+                                "input '%s': it cannot be resized",
+                                c->func, tensor_format_shape(have, sizeof have, out->ndim, out->sizes),
+                                tensor_format_shape(want, sizeof want, ndim, shape), c->in_names[k]);
+        }
+    }
+    return tensor_resize_output(out, ndim, shape, c->func, NULL);
+}
+
 tensor_t *ew_run(const ew_call *c) {
     const char *func = c->func;
     tensor_ew_op op = c->op;
@@ -146,6 +187,11 @@ tensor_t *ew_run(const ew_call *c) {
     /* the kernel first: "not implemented for CUDA" before any allocation */
     tensor_kernel_fn kernel = tensor_dispatch_get(ew_op_slot(op), device.type, func);
     if (kernel == NULL) return NULL;
+
+    /* out= (not in place, copy or fill: their output gives the shape) of another shape */
+    if (c->out != NULL && !c->in_place && op != TENSOR_EW_COPY && op != TENSOR_EW_FILL &&
+        resize_out(c, device) != TENSOR_OK)
+        return NULL;
 
     tensor_t *scalars[3] = {NULL, NULL, NULL};
     tensor_iter_config *cfg = NULL;
