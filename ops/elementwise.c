@@ -117,7 +117,7 @@ static tensor_status resize_out(const ew_call *c, tensor_device device) {
         const tensor_t *t = c->scalar[k] != NULL ? NULL : c->in[k];
         if (t != NULL && t->storage == out->storage) {
             char have[256], want[256];
-            return tensor_error(TENSOR_ERR_INVALID_ARGUMENT,
+            return tensor_error(TENSOR_ERR_SHAPE,
                                 "%s: argument 'out' has shape %s, not the result shape %s, and shares memory with "
                                 "input '%s': it cannot be resized",
                                 c->func, tensor_format_shape(have, sizeof have, out->ndim, out->sizes),

@@ -13,9 +13,9 @@
  *    An out of another shape than the broadcast result is RESIZED to it as tensor_resize_
  *    does (runtime/tensor.h: row-major strides, dtype/device/offset kept, its storage grown
  *    for every view sharing it when too small), with a warning (tensor_last_warning) when it
- *    had elements: PyTorch's resize_output. Refused with TENSOR_ERR_INVALID_ARGUMENT (out
- *    unchanged): an out that would need resizing and shares storage with an input, or whose
- *    caller-memory storage (tensor_from_blob) is too small. Any failing call leaves out's
+ *    had elements: PyTorch's resize_output. Refused (out unchanged): an out that would need
+ *    resizing and shares storage with an input (TENSOR_ERR_SHAPE), or whose caller-memory
+ *    storage (tensor_from_blob) is too small (TENSOR_ERR_INVALID_ARGUMENT). Any failing call leaves out's
  *    shape as it was (its values may be partly written by a kernel error such as
  *    ZeroDivisionError). Returns a status.
  *  - *_(self, ...) is the in-place form: self (borrowed) is both the first input and the
