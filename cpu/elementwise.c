@@ -325,7 +325,10 @@ static tensor_status setup(ew_ctx *c, tensor_iter_t *iter, const tensor_kernel_p
         }
         /* COPY converts once, when storing: rounding or wrapping into the output's value set
          * while loading too would be idempotent work (bool outputs still need x != 0) */
-        const tensor_dtype load_via = c->op == TENSOR_EW_COPY && c->via != TENSOR_BOOL ? d : c->via;
+        /* An opmath scalar (params->ew_opmath_inputs, a float32 0-d input of a float16/bfloat16
+         * op) is loaded as it is: ops/ already rounded it once, to the compute type. */
+        const bool opmath = c->kind == TENSOR_EW_COMPUTE_F32 && ((params->ew_opmath_inputs >> k) & 1u);
+        const tensor_dtype load_via = (c->op == TENSOR_EW_COPY && c->via != TENSOR_BOOL) || opmath ? d : c->via;
         c->cvt[k] = cpu_converter(d, val, load_via);
         if (c->cvt[k] == NULL) return tensor_error(TENSOR_ERR_INTERNAL, "%s: no converter for input %d", iter->name, k);
         c->wrap[k] = val == CPU_VAL_I64 && d != load_via && d != TENSOR_BOOL && load_via != TENSOR_BOOL &&

@@ -35,6 +35,7 @@ bool cpu_ew_is_predicate(tensor_ew_op op) {
     U(TENSOR_EW_TANH, tensor_ew_tanh_##SFX) U(TENSOR_EW_SIGMOID, tensor_ew_sigmoid_##SFX)          \
     U(TENSOR_EW_ERF, tensor_ew_erf_##SFX) U(TENSOR_EW_RECIPROCAL, tensor_ew_reciprocal_##SFX)      \
     U(TENSOR_EW_RELU, tensor_ew_relu_##SFX) U(TENSOR_EW_GELU, tensor_ew_gelu_##SFX)                \
+    U(TENSOR_EW_GELU_TANH, tensor_ew_gelu_tanh_##SFX)                                              \
     U(TENSOR_EW_SILU, tensor_ew_silu_##SFX) U(TENSOR_EW_FLOOR, tensor_ew_floor_##SFX)              \
     U(TENSOR_EW_CEIL, tensor_ew_ceil_##SFX) U(TENSOR_EW_ROUND, tensor_ew_round_##SFX)              \
     U(TENSOR_EW_TRUNC, tensor_ew_trunc_##SFX) U(TENSOR_EW_COPY, )                                  \

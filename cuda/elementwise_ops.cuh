@@ -22,12 +22,19 @@ using namespace tt_loops;
 // Conversions of the dynamic-casting path, exactly the CPU backend's: an input goes to the
 // common dtype's value set (`via`), then to the compute type A (tensor_ew_load_*); the result is
 // stored with tensor_ew_store_*. WHERE reads its condition (input `bool_input`) as bool.
+// An opmath input (bit i of `opmath`: a host scalar that ops/ holds as a float32 0-d CPU tensor
+// for a float16/bfloat16 op, tensor_kernel_params.ew_opmath_inputs) is read as it is, without
+// the rounding to `via`; it is always a 0-d CPU input, so only the host-side load sees it.
 template <typename A, typename R> struct EwCasts {
     tensor_dtype via;
     int bool_input; // -1: none
+    unsigned opmath;
     __host__ __device__ __forceinline__ A load(int i, const char *p, tensor_dtype dt) const {
         if (i == bool_input) return (A)tensor_ew_load_bool(dt, p);
-        if constexpr (std::is_same<A, float>::value) return tensor_ew_load_f32(dt, p, via);
+        if constexpr (std::is_same<A, float>::value) {
+            if ((opmath >> i) & 1u) return tensor_ew_read_f32(dt, p);
+            return tensor_ew_load_f32(dt, p, via);
+        }
         else if constexpr (std::is_same<A, double>::value) return tensor_ew_load_f64(dt, p, via);
         else return tensor_ew_load_i64(dt, p, via);
     }
@@ -94,6 +101,7 @@ template <class Op> Op make_op(const tensor_kernel_params *p, int bool_input) {
     Op op{};
     op.via = (tensor_dtype)p->ew_dtype;
     op.bool_input = bool_input;
+    op.opmath = p->ew_opmath_inputs;
     using A = typename Op::arg_t;
     if constexpr (std::is_same<A, float>::value) op.alpha = (float)p->scalar;
     else if constexpr (std::is_same<A, double>::value) op.alpha = p->scalar;

@@ -65,6 +65,10 @@ typedef struct tensor_kernel_params {
                         * for floating outputs */
     int64_t scalar_i;  /* ADD/SUB: alpha when the compute type is int64 (ints, bool); FILL: the
                         * value for integer and bool outputs (already cast by ops/) */
+    unsigned ew_opmath_inputs; /* bit k set: input k is a host scalar that ops/ already holds in the
+                        * compute type (a float32 0-d tensor for a float16/bfloat16 common dtype:
+                        * PyTorch's original_scalar_value<opmath_t>); load it as is, without
+                        * rounding it to ew_dtype first. 0 for every other call. */
 } tensor_kernel_params;
 
 /* A kernel runs one built iterator (outputs already allocated, numel > 0) on its device. */

@@ -30,6 +30,34 @@ static tensor_t *scalar_tensor(const tensor_scalar *s, tensor_dtype dtype, const
     return t;
 }
 
+/* PyTorch's opmath for a host scalar (BinaryOpsKernel.cpp and the CUDA
+ * opmath_symmetric_gpu_kernel_with_scalars take iter.original_scalar_value<opmath_t>): when
+ * the common dtype is float16 or bfloat16, add, sub and mul (scalar on either side) and the
+ * three divisions (scalar divisor only) compute in float32 with the scalar's original value,
+ * (float)double or (float)int64, and round once when storing: float16 [1] + 0.1 is
+ * fp16(1.0f + 0.1f), not fp16(1 + fp16(0.1)). Every other op (comparisons, maximum, pow,
+ * where, clamp, ...) rounds the scalar to the common dtype first, as PyTorch does. Returns the
+ * bit mask of such inputs (tensor_kernel_params.ew_opmath_inputs). */
+static unsigned opmath_scalar_inputs(const ew_call *c, tensor_ew_op op, tensor_dtype common) {
+    if (common != TENSOR_FLOAT16 && common != TENSOR_BFLOAT16) return 0;
+    unsigned mask = 0;
+    for (int k = 0; k < c->nin; k++) {
+        if (c->scalar[k] == NULL) continue;
+        switch (op) {
+        case TENSOR_EW_ADD:
+        case TENSOR_EW_SUB:
+        case TENSOR_EW_MUL: mask |= 1u << k; break;
+        case TENSOR_EW_DIV:
+        case TENSOR_EW_DIV_FLOOR:
+        case TENSOR_EW_DIV_TRUNC:
+            if (k == 1) mask |= 1u << k;
+            break;
+        default: break;
+        }
+    }
+    return mask;
+}
+
 static tensor_result_type_operand kind_of_tensor(const tensor_t *t) {
     tensor_result_type_operand k;
     k.dtype = t->dtype;
@@ -56,6 +84,47 @@ static tensor_status check_alpha(const char *func, const tensor_scalar *alpha, t
         return tensor_error(TENSOR_ERR_INVALID_ARGUMENT, "%s: argument 'alpha' has an unknown scalar type %d", func,
                             (int)alpha->type);
     return TENSOR_OK;
+}
+
+/* out= of another shape than the result: PyTorch's resize_output (runtime/resize.c) gives it
+ * the broadcast shape of the inputs, row-major, growing its storage if needed (a warning when it
+ * had elements). Left to the iterator's errors, without resizing anything: inputs that do not
+ * broadcast and an out on another device. Refused: an out sharing storage with an input (the
+ * input's elements would move or change under the op; PyTorch gives no defined result there). */
+static tensor_status resize_out(const ew_call *c, tensor_device device) {
+    tensor_t *out = c->out;
+    int ndim = 0;
+    int64_t shape[TENSOR_MAX_DIMS];
+    for (int k = 0; k < c->nin; k++) {
+        const tensor_t *t = c->scalar[k] != NULL ? NULL : c->in[k];
+        if (t == NULL) continue; /* a host scalar is 0-d */
+        /* align from the right; a size-1 dim takes the other size (0 included) */
+        const int nd = t->ndim > ndim ? t->ndim : ndim;
+        int64_t merged[TENSOR_MAX_DIMS];
+        for (int d = 0; d < nd; d++) {
+            const int da = d - (nd - ndim), db = d - (nd - t->ndim);
+            const int64_t sa = da >= 0 ? shape[da] : 1, sb = db >= 0 ? t->sizes[db] : 1;
+            if (sa != sb && sa != 1 && sb != 1) return TENSOR_OK; /* the iterator's shape error */
+            merged[d] = sa == 1 ? sb : sa;
+        }
+        ndim = nd;
+        memcpy(shape, merged, (size_t)nd * sizeof shape[0]);
+    }
+    bool same = out->ndim == ndim;
+    for (int d = 0; same && d < ndim; d++) same = out->sizes[d] == shape[d];
+    if (same || !tensor_device_equal(out->storage->device, device)) return TENSOR_OK;
+    for (int k = 0; k < c->nin; k++) {
+        const tensor_t *t = c->scalar[k] != NULL ? NULL : c->in[k];
+        if (t != NULL && t->storage == out->storage) {
+            char have[256], want[256];
+            return tensor_error(TENSOR_ERR_SHAPE,
+                                "%s: argument 'out' has shape %s, not the result shape %s, and shares memory with "
+                                "input '%s': it cannot be resized",
+                                c->func, tensor_format_shape(have, sizeof have, out->ndim, out->sizes),
+                                tensor_format_shape(want, sizeof want, ndim, shape), c->in_names[k]);
+        }
+    }
+    return tensor_resize_output(out, ndim, shape, c->func, NULL);
 }
 
 tensor_t *ew_run(const ew_call *c) {
@@ -119,13 +188,21 @@ tensor_t *ew_run(const ew_call *c) {
     tensor_kernel_fn kernel = tensor_dispatch_get(ew_op_slot(op), device.type, func);
     if (kernel == NULL) return NULL;
 
+    /* out= (not in place, copy or fill: their output gives the shape) of another shape */
+    if (c->out != NULL && !c->in_place && op != TENSOR_EW_COPY && op != TENSOR_EW_FILL &&
+        resize_out(c, device) != TENSOR_OK)
+        return NULL;
+
     tensor_t *scalars[3] = {NULL, NULL, NULL};
     tensor_iter_config *cfg = NULL;
     tensor_iter_t *iter = NULL;
     tensor_t *ret = NULL;
+    const unsigned opmath = opmath_scalar_inputs(c, op, common);
     for (int k = 0; k < c->nin; k++) {
         if (c->scalar[k] == NULL) continue;
-        scalars[k] = scalar_tensor(c->scalar[k], common, func);
+        /* an opmath scalar travels as a float32 0-d tensor: its original value, rounded once
+         * to float32 (never to the 16-bit common dtype) */
+        scalars[k] = scalar_tensor(c->scalar[k], (opmath >> k) & 1u ? TENSOR_FLOAT32 : common, func);
         if (scalars[k] == NULL) goto done;
     }
     cfg = tensor_iter_config_new(func);
@@ -143,6 +220,7 @@ tensor_t *ew_run(const ew_call *c) {
         memset(&params, 0, sizeof params);
         params.ew_op = (int)op;
         params.ew_dtype = (int)common;
+        params.ew_opmath_inputs = opmath;
         if (op == TENSOR_EW_ADD || op == TENSOR_EW_SUB) {
             params.scalar = c->alpha.type == TENSOR_SCALAR_FLOAT ? c->alpha.f : (double)c->alpha.i;
             params.scalar_i = c->alpha.i;

@@ -8,9 +8,16 @@
  *  - A function returning tensor_t * returns a NEW reference (the caller releases it), or NULL
  *    with the last error set (tensor_last_error()). Results are allocated by the iterator in the
  *    operands' memory order (a permuted input gives a permuted result).
- *  - *_out(out, ...) writes into the caller's `out` (borrowed), which must have the broadcast
- *    shape; the result dtype must be castable to out's dtype (no float -> integer, no
- *    non-bool -> bool), as PyTorch's out=. Returns a status.
+ *  - *_out(out, ...) writes into the caller's `out` (borrowed); the result dtype must be
+ *    castable to out's dtype (no float -> integer, no non-bool -> bool), as PyTorch's out=.
+ *    An out of another shape than the broadcast result is RESIZED to it as tensor_resize_
+ *    does (runtime/tensor.h: row-major strides, dtype/device/offset kept, its storage grown
+ *    for every view sharing it when too small), with a warning (tensor_last_warning) when it
+ *    had elements: PyTorch's resize_output. Refused (out unchanged): an out that would need
+ *    resizing and shares storage with an input (TENSOR_ERR_SHAPE), or whose caller-memory
+ *    storage (tensor_from_blob) is too small (TENSOR_ERR_INVALID_ARGUMENT). Any failing call leaves out's
+ *    shape as it was (its values may be partly written by a kernel error such as
+ *    ZeroDivisionError). Returns a status.
  *  - *_(self, ...) is the in-place form: self (borrowed) is both the first input and the
  *    output; the other operands must broadcast to self's shape and the result dtype must be
  *    castable to self's dtype ("result type Float can't be cast to the desired output type
@@ -18,10 +25,13 @@
  *  - *_scalar forms take a host scalar (tensor_scalar, by value) as the second operand. A host
  *    scalar is the weakest operand in promotion: int32[2] + 5 is int32, int32[2] + 5.0 is
  *    float32, bool[2] + 1 is int64. An integer scalar out of the result's range wraps
- *    (uint8 1 + 300 == 45). The scalar is rounded to the result dtype before the op (PyTorch
- *    keeps it in float32 for float16/bfloat16 add/sub/mul/div: a documented difference).
- *  - Operands must be on one device; 0-size operands give 0-size results; nothing crashes or
- *    leaks on any error path.
+ *    (uint8 1 + 300 == 45). The scalar is converted to the common dtype before the op, except
+ *    PyTorch's opmath cases: for a float16/bfloat16 common dtype, add, sub and mul (scalar on
+ *    either side, alpha too) and div with any rounding mode (scalar divisor) compute in
+ *    float32 with the scalar's original value and round once (f16 [1] + 0.1 is
+ *    fp16(1.0f + 0.1f)). docs/elementwise.md §6 lists where PyTorch's backends differ.
+ *  - Operands must be on one device (a 0-d CPU tensor may join CUDA operands); 0-size operands
+ *    give 0-size results; nothing crashes or leaks on any error path.
  *  - float16/bfloat16 compute in float32 and round each result once; float32 in float32,
  *    float64 in double; integers and bool in int64, wrapping in the result dtype (int8
  *    100 * 3 == 44). float8 dtypes are accepted only by copy, cast and fill (PyTorch has no
@@ -105,6 +115,7 @@ typedef enum tensor_ew_op {
     TENSOR_EW_RECIPROCAL,
     TENSOR_EW_RELU,      /* same dtype; bool is an error; relu(NaN) = NaN */
     TENSOR_EW_GELU,      /* floating only; the exact (erf) form, approximate='none' */
+    TENSOR_EW_GELU_TANH, /* floating only; the tanh form, approximate='tanh' */
     TENSOR_EW_SILU,      /* floating only */
     TENSOR_EW_FLOOR,     /* FLOOR .. TRUNC: same dtype, identity on ints; bool is an error */
     TENSOR_EW_CEIL,
@@ -120,9 +131,10 @@ typedef enum tensor_ew_op {
     TENSOR_EW_SUB,       /* a - alpha * b; bool - bool is an error */
     TENSOR_EW_MUL,
     TENSOR_EW_DIV,       /* true division: ints and bool give float32 */
-    TENSOR_EW_DIV_FLOOR, /* floor(a / b), result dtype; integer division by zero is an error */
-    TENSOR_EW_DIV_TRUNC, /* trunc(a / b), result dtype; integer division by zero is an error */
-    TENSOR_EW_REMAINDER, /* sign of the divisor (Python's %); integer % 0 is an error */
+    TENSOR_EW_DIV_FLOOR, /* floor(a / b), result dtype; integer division by zero: an error on
+                          * the CPU, 0 on CUDA (no check; PyTorch's CUDA gives garbage) */
+    TENSOR_EW_DIV_TRUNC, /* trunc(a / b), result dtype; integer division by zero as DIV_FLOOR */
+    TENSOR_EW_REMAINDER, /* sign of the divisor (Python's %); integer % 0 as DIV_FLOOR */
     TENSOR_EW_POW,       /* ints: exact, wrapping; int ** negative int scalar is an error */
     TENSOR_EW_MAXIMUM,   /* NaN propagates */
     TENSOR_EW_MINIMUM,
@@ -266,6 +278,9 @@ TENSOR_EW_DECLARE_UNARY(erf)
 TENSOR_EW_DECLARE_UNARY(reciprocal)
 TENSOR_EW_DECLARE_UNARY(relu)
 TENSOR_EW_DECLARE_UNARY(gelu)
+/* gelu(x, approximate='tanh'): 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))), float32 math
+ * for float16/bfloat16 (PyTorch's GeluKernel). */
+TENSOR_EW_DECLARE_UNARY(gelu_tanh)
 TENSOR_EW_DECLARE_UNARY(silu)
 TENSOR_EW_DECLARE_UNARY(floor)
 TENSOR_EW_DECLARE_UNARY(ceil)

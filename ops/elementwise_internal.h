@@ -23,8 +23,8 @@ tensor_status ew_decide_types(const char *func, tensor_ew_op *op, const tensor_r
                               tensor_dtype *common, tensor_dtype *result);
 
 /* One elementwise call. Inputs are either tensors (in[k]) or host scalars (scalar[k], then
- * in[k] is NULL): a scalar becomes a 0-d tensor of the common dtype on the device of the
- * tensor operands. */
+ * in[k] is NULL): a scalar becomes a 0-d CPU tensor of the common dtype, or of float32 for
+ * PyTorch's opmath cases (docs/elementwise.md §6), whatever the op's device. */
 typedef struct ew_call {
     const char *func;            /* the public function's name, for messages */
     tensor_ew_op op;

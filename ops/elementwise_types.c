@@ -37,7 +37,7 @@ static const char *const names[TENSOR_EW_NUM_OPS] = {
     [TENSOR_EW_EXPM1] = "expm1", [TENSOR_EW_SQRT] = "sqrt", [TENSOR_EW_RSQRT] = "rsqrt", [TENSOR_EW_SIN] = "sin",
     [TENSOR_EW_COS] = "cos", [TENSOR_EW_TAN] = "tan", [TENSOR_EW_TANH] = "tanh", [TENSOR_EW_SIGMOID] = "sigmoid",
     [TENSOR_EW_ERF] = "erf", [TENSOR_EW_RECIPROCAL] = "reciprocal", [TENSOR_EW_RELU] = "relu",
-    [TENSOR_EW_GELU] = "gelu", [TENSOR_EW_SILU] = "silu", [TENSOR_EW_FLOOR] = "floor", [TENSOR_EW_CEIL] = "ceil",
+    [TENSOR_EW_GELU] = "gelu", [TENSOR_EW_GELU_TANH] = "gelu", [TENSOR_EW_SILU] = "silu", [TENSOR_EW_FLOOR] = "floor", [TENSOR_EW_CEIL] = "ceil",
     [TENSOR_EW_ROUND] = "round", [TENSOR_EW_TRUNC] = "trunc", [TENSOR_EW_ISNAN] = "isnan",
     [TENSOR_EW_ISINF] = "isinf", [TENSOR_EW_ISFINITE] = "isfinite", [TENSOR_EW_LOGICAL_NOT] = "logical_not",
     [TENSOR_EW_BITWISE_NOT] = "bitwise_not", [TENSOR_EW_ADD] = "add", [TENSOR_EW_SUB] = "sub",
@@ -110,6 +110,7 @@ tensor_status ew_decide_types(const char *func, tensor_ew_op *opp, const tensor_
         if (is_bool) return not_for(func, op, c);
         break;
     case TENSOR_EW_GELU:
+    case TENSOR_EW_GELU_TANH:
     case TENSOR_EW_SILU:
         if (!fl) return not_for(func, op, c);
         break;

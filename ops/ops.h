@@ -32,7 +32,10 @@ extern "C" {
 /* torch.sum(t, dim, keepdim): ints and bool give int64, floats keep their dtype. */
 TENSOR_API tensor_t *tensor_sum(const tensor_t *t, int dim, bool keepdim);
 TENSOR_API tensor_t *tensor_sum_dims(const tensor_t *t, const int *dims, int ndims, bool keepdim, tensor_dtype dtype);
-/* out must have the result's shape; its dtype is the result dtype (dtype==DEFAULT: out's dtype). */
+/* out (borrowed) gets the result; its dtype is the result dtype (dtype==DEFAULT: out's dtype).
+ * An out of another shape is resized to the result's as tensor_resize_ does (PyTorch's out=;
+ * tensor_last_warning() says so when it had elements), unless it shares the input's storage
+ * (TENSOR_ERR_SHAPE); a failing call leaves it unchanged. */
 TENSOR_API tensor_status tensor_sum_out(tensor_t *out, const tensor_t *t, const int *dims, int ndims, bool keepdim,
                                         tensor_dtype dtype);
 /* sum treating NaN as zero. */

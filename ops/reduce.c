@@ -80,15 +80,24 @@ static tensor_status reduce_run_ex(const reduce_desc *desc, const tensor_t *t, c
     for (int i = 0; i < nout; i++) {
         tensor_t *o = outs[i];
         if (o == NULL) continue;
-        bool same_shape = o->ndim == plan.out_ndim;
-        for (int k = 0; same_shape && k < o->ndim; k++) same_shape = o->sizes[k] == plan.out_sizes[k];
-        if (!same_shape)
-            return tensor_error(TENSOR_ERR_SHAPE, "%s: argument 'out' has the wrong shape for this reduction", func);
         if (o->dtype != dtypes[i])
             return tensor_error(TENSOR_ERR_DTYPE, "%s: argument 'out' has dtype %s, expected %s", func,
                                 tensor_dtype_name(o->dtype), tensor_dtype_name(dtypes[i]));
         if (!tensor_device_equal(o->storage->device, dev))
             return tensor_error(TENSOR_ERR_DEVICE, "%s: argument 'out' is on another device than the input", func);
+    }
+    /* An out of another shape is resized to the result's (PyTorch's resize_output, as the
+     * elementwise out=: runtime/resize.c), unless it shares the input's storage. */
+    for (int i = 0; i < nout; i++) {
+        tensor_t *o = outs[i];
+        if (o == NULL) continue;
+        bool same_shape = o->ndim == plan.out_ndim;
+        for (int k = 0; same_shape && k < o->ndim; k++) same_shape = o->sizes[k] == plan.out_sizes[k];
+        if (same_shape) continue;
+        if (o->storage == t->storage)
+            return tensor_error(TENSOR_ERR_SHAPE, "%s: argument 'out' has the wrong shape for this reduction and "
+                                "shares memory with the input: it cannot be resized", func);
+        if (tensor_resize_output(o, plan.out_ndim, plan.out_sizes, func, NULL) != TENSOR_OK) return tensor_last_status();
     }
     for (int i = 0; i < nout; i++) {
         if (outs[i] != NULL) {

@@ -21,6 +21,12 @@ __attribute__((format(printf, 2, 3)))
 #endif
 void *tensor_error_null(tensor_status status, const char *fmt, ...);
 
+/* Records a warning (tensor_last_warning), formatted like an error message. */
+#if defined(__GNUC__)
+__attribute__((format(printf, 1, 2)))
+#endif
+void tensor_warn(const char *fmt, ...);
+
 /* NULL-argument check used at the top of public functions. */
 #define TENSOR_CHECK_NOT_NULL(ptr, func, name)                                                   \
     do {                                                                                         \

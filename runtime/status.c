@@ -72,5 +72,19 @@ void *tensor_error_null(tensor_status status, const char *fmt, ...) {
     return NULL;
 }
 
+static _Thread_local char last_warning[TENSOR_ERROR_MESSAGE_MAX];
+
+const char *tensor_last_warning(void) { return last_warning; }
+void tensor_clear_warning(void) { last_warning[0] = '\0'; }
+
+void tensor_warn(const char *fmt, ...) {
+    char buf[TENSOR_ERROR_MESSAGE_MAX];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    memcpy(last_warning, buf, sizeof buf);
+}
+
 const char *tensor_version_string(void) { return TENSOR_VERSION_STRING; }
 int tensor_version_number(void) { return TENSOR_VERSION_NUMBER; }

@@ -42,6 +42,14 @@ TENSOR_API const char *tensor_last_error(void);
 /* Resets this thread's last error to TENSOR_OK and "". */
 TENSOR_API void tensor_clear_error(void);
 
+/* Warnings (PyTorch's TORCH_WARN): a call that succeeds but did something the caller may not
+ * expect (an out= tensor with elements resized to the result's shape) records a message, naming
+ * the function, in a thread-local slot; nothing is printed. tensor_last_warning() returns it
+ * ("" if none since the last clear; borrowed, valid until the next warning on this thread) and
+ * tensor_clear_warning() resets it. Errors and warnings are separate slots. */
+TENSOR_API const char *tensor_last_warning(void);
+TENSOR_API void tensor_clear_warning(void);
+
 #ifdef __cplusplus
 }
 #endif

@@ -61,6 +61,36 @@ tensor_storage *tensor_storage_wrap(void *data, size_t nbytes, tensor_device dev
     return s;
 }
 
+tensor_status tensor_storage_grow(tensor_storage *s, size_t nbytes, const char *func) {
+    if (nbytes <= s->nbytes) return TENSOR_OK;
+    if (s->kind == TENSOR_STORAGE_EXTERNAL)
+        return tensor_error(TENSOR_ERR_INVALID_ARGUMENT,
+                            "%s: Trying to resize storage that is not resizable (caller memory of %zu bytes, %zu "
+                            "needed)", func, s->nbytes, nbytes);
+    void *data = NULL, *handle = NULL;
+    if (s->kind == TENSOR_STORAGE_CPU) {
+        data = tensor_host_alloc(nbytes);
+        if (data == NULL)
+            return tensor_error(TENSOR_ERR_OUT_OF_MEMORY, "%s: cannot allocate %zu bytes of host memory", func, nbytes);
+    } else if (tensor_cuda_alloc(s->device.index, nbytes, &data, &handle, func) != TENSOR_OK) {
+        return tensor_last_status();
+    }
+    /* the old bytes move along (PyTorch's resize_bytes keeps them); on the device this copy is
+     * queued on the current stream, after the kernels that wrote them, and the old block goes
+     * back to the caching allocator, which reuses it only after that stream's queued work */
+    if (tensor_memcpy(data, s->device, s->data, s->device, s->nbytes, func) != TENSOR_OK) {
+        if (s->kind == TENSOR_STORAGE_CPU) tensor_host_free(data);
+        else tensor_cuda_free(handle);
+        return tensor_last_status();
+    }
+    if (s->kind == TENSOR_STORAGE_CPU) tensor_host_free(s->data);
+    else tensor_cuda_free(s->alloc_handle);
+    s->data = data;
+    s->alloc_handle = handle;
+    s->nbytes = nbytes;
+    return TENSOR_OK;
+}
+
 void tensor_storage_retain(tensor_storage *s) {
     if (s) atomic_fetch_add_explicit(&s->refcount, 1, memory_order_relaxed);
 }

@@ -35,6 +35,13 @@ tensor_storage *tensor_storage_new(size_t nbytes, tensor_device device, const ch
 /* Wraps caller memory; refcount 1. Never fails except on host OOM (NULL). */
 tensor_storage *tensor_storage_wrap(void *data, size_t nbytes, tensor_device device,
                                     void (*deleter)(void *, void *), void *ctx, const char *func);
+/* Grows s (in place: every tensor sharing s sees the change) to at least nbytes: a new block on
+ * s's device receives the old bytes, the old block is freed, and s->data / nbytes / alloc_handle
+ * point at the new one. Storage we allocated only (TENSOR_STORAGE_EXTERNAL is
+ * TENSOR_ERR_INVALID_ARGUMENT: caller memory cannot be reallocated). nbytes <= s->nbytes is a
+ * no-op. On failure (TENSOR_ERR_OUT_OF_MEMORY, ...) s is unchanged. Pointers into the old block
+ * (tensor_data of any view) are invalid afterwards, as after PyTorch's storage resize. */
+tensor_status tensor_storage_grow(tensor_storage *s, size_t nbytes, const char *func);
 void tensor_storage_retain(tensor_storage *s);
 void tensor_storage_release(tensor_storage *s);
 

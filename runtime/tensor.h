@@ -124,6 +124,22 @@ TENSOR_API tensor_t *tensor_to_device(const tensor_t *t, tensor_device device);
 /* A copy converted to `dtype` with PyTorch's cast rules (t retained when already that dtype). */
 TENSOR_API tensor_t *tensor_to_dtype(const tensor_t *t, tensor_dtype dtype);
 
+/* ---- resizing (PyTorch's t.resize_(sizes)) ---- */
+/* Gives t (borrowed, changed in place: every holder of this handle sees it) the shape `sizes`
+ * (ndim entries; NULL allowed when ndim is 0) with row-major strides, keeping its dtype, device,
+ * storage and storage offset. A shape equal to t's is a no-op (its strides are kept, even if
+ * not row-major). When t's storage is too small for offset + numel elements, the storage is
+ * grown in place: a larger block receives the old bytes and replaces the old one for EVERY
+ * tensor sharing that storage (their shapes, strides and values are kept; as in PyTorch, other
+ * views therefore stay valid, but pointers from an earlier tensor_data() do not). The new
+ * elements are uninitialised. Errors (t unchanged): a NULL t, a negative size or ndim outside
+ * [0, TENSOR_MAX_DIMS] (TENSOR_ERR_INVALID_ARGUMENT), sizes whose element or byte count overflows
+ * (TENSOR_ERR_OVERFLOW), a storage that must grow but wraps caller memory (tensor_from_blob:
+ * TENSOR_ERR_INVALID_ARGUMENT, "not resizable": we cannot reallocate memory we do not own),
+ * and a failed allocation (TENSOR_ERR_OUT_OF_MEMORY). Not synchronised: resizing a tensor
+ * while another thread uses a tensor of the same storage is a data race. */
+TENSOR_API tensor_status tensor_resize_(tensor_t *t, int ndim, const int64_t *sizes);
+
 /* ---- printing ---- */
 /* Formats t the way PyTorch's print(t) does (repr: "tensor([[1., 2.],\n        [3., 4.]])",
  * with dtype/device suffixes as PyTorch shows them). Writes at most `size` bytes including the

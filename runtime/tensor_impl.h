@@ -36,6 +36,18 @@ tensor_status tensor_check_shape(int ndim, const int64_t *sizes, int64_t *numel,
  * A 0-d tensor is treated as ndim 1 when wrap_scalar is true. */
 tensor_status tensor_wrap_dim(int dim, int ndim, bool wrap_scalar, int *out, const char *func);
 
+/* tensor_resize_ with errors naming func. */
+tensor_status tensor_resize_impl(tensor_t *t, int ndim, const int64_t *sizes, const char *func);
+
+/* PyTorch's at::native::resize_output for out= arguments: nothing when out already has the
+ * shape `sizes`; otherwise out is resized (tensor_resize_impl) to it, with a warning
+ * (tensor_warn) when out had elements, silently when it was empty. *resized (may be NULL)
+ * says whether it was. */
+tensor_status tensor_resize_output(tensor_t *out, int ndim, const int64_t *sizes, const char *func, bool *resized);
+
+/* "[2, 3]" into buf (always NUL-terminated); returns buf. */
+char *tensor_format_shape(char *buf, size_t size, int ndim, const int64_t *sizes);
+
 /* Row-major strides for sizes. */
 void tensor_contiguous_strides(int ndim, const int64_t *sizes, int64_t *strides);
 

@@ -44,13 +44,31 @@ TENSOR_INLINE float tensor_ew_reciprocal_f32(float a) { return 1.0f / a; }
 TENSOR_INLINE double tensor_ew_reciprocal_f64(double a) { return 1.0 / a; }
 
 /* sigmoid(x) = 1 / (1 + exp(-x)); silu(x) = x * sigmoid(x) computed as x / (1 + exp(-x));
- * gelu(x) = x / 2 * (1 + erf(x / sqrt(2))) (PyTorch's approximate='none') */
+ * gelu(x) = x / 2 * (1 + erf(x / sqrt(2))) (PyTorch's approximate='none'; the tanh form is below) */
 TENSOR_INLINE float tensor_ew_sigmoid_f32(float a) { return 1.0f / (1.0f + expf(-a)); }
 TENSOR_INLINE double tensor_ew_sigmoid_f64(double a) { return 1.0 / (1.0 + exp(-a)); }
 TENSOR_INLINE float tensor_ew_silu_f32(float a) { return a / (1.0f + expf(-a)); }
 TENSOR_INLINE double tensor_ew_silu_f64(double a) { return a / (1.0 + exp(-a)); }
 TENSOR_INLINE float tensor_ew_gelu_f32(float a) { return a * 0.5f * (1.0f + erff(a * 0.70710678118654752440f)); }
 TENSOR_INLINE double tensor_ew_gelu_f64(double a) { return a * 0.5 * (1.0 + erf(a * 0.70710678118654752440)); }
+
+/* gelu, approximate='tanh': 0.5 x (1 + tanh(kBeta (x + kKappa x^3))), with PyTorch's
+ * constants and order of operations (GeluKernel.cpp, GeluKernel.cu: kBeta = sqrt(2) *
+ * (2 / sqrt(pi)) * 0.5 = sqrt(2 / pi) rounded to the compute type, kKappa = 0.044715).
+ * A compiler that contracts `x + kKappa * x3` into an FMA (nvcc does by default) rounds once
+ * less: the CUDA backend defines its own form with the product rounded on its own. */
+#define TENSOR_EW_GELU_TANH_BETA 0.79788456080286535588
+#define TENSOR_EW_GELU_TANH_KAPPA 0.044715
+TENSOR_INLINE float tensor_ew_gelu_tanh_f32(float a) {
+    const float x3 = a * a * a;
+    const float inner = (float)TENSOR_EW_GELU_TANH_BETA * (a + (float)TENSOR_EW_GELU_TANH_KAPPA * x3);
+    return 0.5f * a * (1.0f + tanhf(inner));
+}
+TENSOR_INLINE double tensor_ew_gelu_tanh_f64(double a) {
+    const double x3 = a * a * a;
+    const double inner = TENSOR_EW_GELU_TANH_BETA * (a + TENSOR_EW_GELU_TANH_KAPPA * x3);
+    return 0.5 * a * (1.0 + tanh(inner));
+}
 
 /* neg, abs (int64: INT64_MIN stays INT64_MIN, wrapping, as PyTorch's int types) */
 TENSOR_INLINE float tensor_ew_neg_f32(float a) { return -a; }

@@ -86,7 +86,7 @@ static bool is_approx(tensor_ew_op op, tensor_dtype out) {
     switch (op) {
     case TENSOR_EW_EXP: case TENSOR_EW_EXP2: case TENSOR_EW_LOG: case TENSOR_EW_LOG2: case TENSOR_EW_LOG1P:
     case TENSOR_EW_EXPM1: case TENSOR_EW_SIN: case TENSOR_EW_COS: case TENSOR_EW_TAN: case TENSOR_EW_TANH:
-    case TENSOR_EW_SIGMOID: case TENSOR_EW_ERF: case TENSOR_EW_GELU: case TENSOR_EW_SILU: case TENSOR_EW_POW:
+    case TENSOR_EW_SIGMOID: case TENSOR_EW_ERF: case TENSOR_EW_GELU: case TENSOR_EW_GELU_TANH: case TENSOR_EW_SILU: case TENSOR_EW_POW:
         return true;
     default: return false;
     }
@@ -273,7 +273,7 @@ static const tensor_ew_op unary_ops[] = {
     TENSOR_EW_NEG,   TENSOR_EW_ABS,   TENSOR_EW_SIGN,    TENSOR_EW_EXP,     TENSOR_EW_EXP2,       TENSOR_EW_LOG,
     TENSOR_EW_LOG2,  TENSOR_EW_LOG1P, TENSOR_EW_EXPM1,   TENSOR_EW_SQRT,    TENSOR_EW_RSQRT,      TENSOR_EW_SIN,
     TENSOR_EW_COS,   TENSOR_EW_TAN,   TENSOR_EW_TANH,    TENSOR_EW_SIGMOID, TENSOR_EW_ERF,        TENSOR_EW_RECIPROCAL,
-    TENSOR_EW_RELU,  TENSOR_EW_GELU,  TENSOR_EW_SILU,    TENSOR_EW_FLOOR,   TENSOR_EW_CEIL,       TENSOR_EW_ROUND,
+    TENSOR_EW_RELU,  TENSOR_EW_GELU,  TENSOR_EW_GELU_TANH, TENSOR_EW_SILU,    TENSOR_EW_FLOOR,   TENSOR_EW_CEIL,       TENSOR_EW_ROUND,
     TENSOR_EW_TRUNC, TENSOR_EW_ISNAN, TENSOR_EW_ISINF,   TENSOR_EW_ISFINITE, TENSOR_EW_LOGICAL_NOT, TENSOR_EW_BITWISE_NOT};
 #define NUM_UNARY ((int)(sizeof unary_ops / sizeof unary_ops[0]))
 
@@ -549,6 +549,129 @@ static void test_cpu_scalar_public(void **state) {
     tensor_release(ga);
 }
 
+/* float16/bfloat16 with host scalars (docs/elementwise.md §6): the opmath ops (add/sub/mul on
+ * either side, alpha, the three divisions by a scalar) and the rounding ones (comparisons,
+ * a scalar dividend, clamp's scalar bounds) give the CPU backend's bits, which
+ * tests/ops/test_ew_opmath.c checks against float32 references. Values 0.01 .. 19.99 as
+ * there, plus the random ones (NaN, inf, -0). */
+static void test_opmath_scalars(void **state) {
+    (void)state;
+    static const tensor_dtype dts[] = {TENSOR_FLOAT16, TENSOR_BFLOAT16};
+    const tensor_scalar scalars[] = {tensor_scalar_float(0.1), tensor_scalar_float(1.0 / 3.0), tensor_scalar_int(2049),
+                                     tensor_scalar_float(-0.7)};
+    const tensor_scalar alpha = tensor_scalar_float(0.1), lo = tensor_scalar_float(0.1), hi = tensor_scalar_float(0.7);
+    for (int di = 0; di < 2; di++) {
+        const tensor_dtype d = dts[di];
+        double v[1999];
+        for (int i = 0; i < 1999; i++) v[i] = (i + 1) * 0.01;
+        size_t es = tensor_dtype_size(d);
+        unsigned char *buf = malloc(1999 * es);
+        for (int i = 0; i < 1999; i++) tensor_dtype_store_double(d, buf + (size_t)i * es, v[i]);
+        int64_t n = 1999;
+        tensor_t *c1 = tensor_from_buffer(buf, 1, &n, d, tensor_cpu());
+        free(buf);
+        int64_t s2[2] = {3, 257};
+        tensor_t *c2 = random_cpu(2, s2, d, 900 + di, false);
+        for (int which = 0; which < 2; which++) {
+            tensor_t *c = which ? c2 : c1, *g = to_gpu(c);
+            for (int si = 0; si < 4; si++) {
+                const tensor_scalar s = scalars[si];
+#define OPM(CALL_C, CALL_G, OP, WHAT)                                                              \
+    do {                                                                                           \
+        tensor_t *rc = CALL_C, *rg = CALL_G;                                                       \
+        if (rc == NULL) fail_msg("%s cpu: %s", WHAT, tensor_last_error());                         \
+        compare(rc, rg, OP, WHAT);                                                                 \
+        tensor_release(rc);                                                                        \
+        tensor_release(rg);                                                                        \
+    } while (0)
+                OPM(tensor_add_scalar(c, s, tensor_scalar_int(1)), tensor_add_scalar(g, s, tensor_scalar_int(1)),
+                    TENSOR_EW_ADD, "t + s");
+                OPM(tensor_add_scalar(c, s, alpha), tensor_add_scalar(g, s, alpha), TENSOR_EW_ADD, "t + 0.1 s");
+                OPM(tensor_binary_scalar_lhs(TENSOR_EW_ADD, s, c), tensor_binary_scalar_lhs(TENSOR_EW_ADD, s, g),
+                    TENSOR_EW_ADD, "s + t");
+                OPM(tensor_sub_scalar(c, s, tensor_scalar_int(1)), tensor_sub_scalar(g, s, tensor_scalar_int(1)),
+                    TENSOR_EW_SUB, "t - s");
+                OPM(tensor_binary_scalar_lhs(TENSOR_EW_SUB, s, c), tensor_binary_scalar_lhs(TENSOR_EW_SUB, s, g),
+                    TENSOR_EW_SUB, "s - t");
+                OPM(tensor_mul_scalar(c, s), tensor_mul_scalar(g, s), TENSOR_EW_MUL, "t * s");
+                OPM(tensor_binary_scalar_lhs(TENSOR_EW_MUL, s, c), tensor_binary_scalar_lhs(TENSOR_EW_MUL, s, g),
+                    TENSOR_EW_MUL, "s * t");
+                OPM(tensor_div_scalar(c, s, TENSOR_ROUNDING_NONE), tensor_div_scalar(g, s, TENSOR_ROUNDING_NONE),
+                    TENSOR_EW_DIV, "t / s");
+                OPM(tensor_div_scalar(c, s, TENSOR_ROUNDING_FLOOR), tensor_div_scalar(g, s, TENSOR_ROUNDING_FLOOR),
+                    TENSOR_EW_DIV_FLOOR, "t // s");
+                OPM(tensor_div_scalar(c, s, TENSOR_ROUNDING_TRUNC), tensor_div_scalar(g, s, TENSOR_ROUNDING_TRUNC),
+                    TENSOR_EW_DIV_TRUNC, "trunc(t / s)");
+                OPM(tensor_binary_scalar_lhs(TENSOR_EW_DIV, s, c), tensor_binary_scalar_lhs(TENSOR_EW_DIV, s, g),
+                    TENSOR_EW_DIV, "s / t (rounded scalar)");
+                OPM(tensor_eq_scalar(c, s), tensor_eq_scalar(g, s), TENSOR_EW_EQ, "t == s (rounded scalar)");
+                OPM(tensor_lt_scalar(c, s), tensor_lt_scalar(g, s), TENSOR_EW_LT, "t < s (rounded scalar)");
+#undef OPM
+            }
+            tensor_t *cc = tensor_clamp_scalar(c, &lo, &hi), *gc = tensor_clamp_scalar(g, &lo, &hi);
+            compare(cc, gc, TENSOR_EW_CLAMP, "clamp(t, 0.1, 0.7)");
+            /* in place: the same bits */
+            tensor_t *ci = tensor_clone(c), *gi = tensor_clone(g);
+            assert_int_equal(tensor_add_scalar_(ci, tensor_scalar_float(0.1), tensor_scalar_int(1)), TENSOR_OK);
+            assert_int_equal(tensor_add_scalar_(gi, tensor_scalar_float(0.1), tensor_scalar_int(1)), TENSOR_OK);
+            compare(ci, gi, TENSOR_EW_ADD, "t += 0.1");
+            tensor_release(cc); tensor_release(gc); tensor_release(ci); tensor_release(gi);
+            tensor_release(g);
+        }
+        tensor_release(c1);
+        tensor_release(c2);
+    }
+}
+
+/* out= of another shape on CUDA (docs/elementwise.md §7): resized, the storage grown for the
+ * views that share it, the CPU's values; a CPU out of CUDA inputs stays as it was. */
+static void test_out_resize(void **state) {
+    (void)state;
+    int64_t s2[2] = {64, 129}, two = 2;
+    tensor_t *ca = random_cpu(2, s2, TENSOR_FLOAT32, 910, false), *ga = to_gpu(ca);
+    tensor_t *cb = random_cpu(1, s2 + 1, TENSOR_FLOAT16, 911, false), *gb = to_gpu(cb);
+    tensor_t *cr = tensor_add(ca, cb, tensor_scalar_int(1));
+    tensor_t *small = random_cpu(1, &two, TENSOR_FLOAT32, 912, false), *gout = to_gpu(small);
+    tensor_t *view = tensor_narrow(gout, 0, 1, 1);
+    float second;
+    assert_int_equal(tensor_to_buffer(view, &second, sizeof second), TENSOR_OK);
+    tensor_clear_warning();
+    assert_int_equal(tensor_add_out(gout, ga, gb, tensor_scalar_int(1)), TENSOR_OK);
+    assert_non_null(strstr(tensor_last_warning(), "had shape [2]"));
+    assert_true(tensor_is_contiguous(gout));
+    compare(cr, gout, TENSOR_EW_ADD, "resized CUDA out");
+    float got;
+    assert_int_equal(tensor_to_buffer(view, &got, sizeof got), TENSOR_OK); /* element 1 of the grown block */
+    float *all = download(cr);
+    assert_true(got == all[1]);
+    free(all);
+    /* an empty CUDA out of another dtype, silently; a unary and a ternary op */
+    tensor_t *e = tensor_empty(1, (int64_t[]){0}, TENSOR_FLOAT64, tensor_cuda(0));
+    tensor_clear_warning();
+    assert_int_equal(tensor_neg_out(e, ga), TENSOR_OK);
+    assert_string_equal(tensor_last_warning(), "");
+    tensor_t *cn = tensor_neg(ca), *cn64 = tensor_cast(cn, TENSOR_FLOAT64);
+    compare(cn64, e, TENSOR_EW_NEG, "resized empty CUDA out, float64");
+    const tensor_scalar lo = tensor_scalar_float(-0.5);
+    tensor_t *cl = tensor_clamp_scalar(ca, &lo, NULL), *go = tensor_empty(0, NULL, TENSOR_FLOAT32, tensor_cuda(0));
+    tensor_t *lo_t = tensor_full(0, NULL, -0.5, TENSOR_FLOAT32, tensor_cpu());
+    assert_int_equal(tensor_clamp_out(go, ga, lo_t, NULL), TENSOR_OK); /* a 0-d CPU bound */
+    compare(cl, go, TENSOR_EW_MAXIMUM, "resized CUDA clamp out");
+    /* a CPU out of CUDA inputs: the device error, not resized */
+    tensor_t *cpu_out = tensor_zeros(1, &two, TENSOR_FLOAT32, tensor_cpu());
+    assert_int_not_equal(tensor_add_out(cpu_out, ga, gb, tensor_scalar_int(1)), TENSOR_OK);
+    assert_int_equal(tensor_ndim(cpu_out), 1);
+    assert_int_equal(tensor_size(cpu_out, 0), 2);
+    /* a reduction's out= too */
+    tensor_t *gs = tensor_empty(1, (int64_t[]){5}, TENSOR_FLOAT32, tensor_cuda(0));
+    assert_int_equal(tensor_sum_out(gs, ga, (int[]){1}, 1, false, TENSOR_DTYPE_DEFAULT), TENSOR_OK);
+    assert_int_equal(tensor_size(gs, 0), 64);
+    tensor_release(ca); tensor_release(ga); tensor_release(cb); tensor_release(gb); tensor_release(cr);
+    tensor_release(small); tensor_release(gout); tensor_release(view); tensor_release(e); tensor_release(cn);
+    tensor_release(cn64); tensor_release(cl); tensor_release(go); tensor_release(lo_t); tensor_release(cpu_out);
+    tensor_release(gs);
+}
+
 /* > 2^31 elements: an int8 add over a [2^21 + 3, 1024] broadcast of one row and a host scalar;
  * the engine splits the iterator into 32-bit pieces. Sampled rows checked. Not under QUICK. */
 static void test_split_large(void **state) {
@@ -602,6 +725,7 @@ static const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_binary_ops),      cmocka_unit_test(test_alpha_inplace_out),
     cmocka_unit_test(test_unary_ops),       cmocka_unit_test(test_ternary_ops),
     cmocka_unit_test(test_copy_cast_fill),  cmocka_unit_test(test_cpu_scalar_operand), cmocka_unit_test(test_cpu_scalar_public),
+    cmocka_unit_test(test_opmath_scalars),  cmocka_unit_test(test_out_resize),
     cmocka_unit_test(test_split_large),     cmocka_unit_test(test_reproducible),
     cmocka_unit_test(test_release_cache),
 };

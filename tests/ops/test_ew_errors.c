@@ -61,8 +61,11 @@ static void test_shapes_and_overlap(void **state) {
     tensor_t *c = ew_vec(TENSOR_FLOAT32, (double[]){1, 2, 3}, 3);
     assert_null(tensor_add(a, b, I(1)));
     assert_error(TENSOR_ERR_SHAPE, "The size of tensor a (3) must match the size of tensor b (2) at non-singleton dimension 1");
-    /* out= of the wrong shape; in place where self would have to grow */
+    /* out= of the wrong shape that is also an input (it cannot be resized: test_ew_out_resize.c
+     * has the other cases); in place where self would have to grow */
     assert_int_equal(tensor_add_out(c, a, c, I(1)), TENSOR_ERR_SHAPE);
+    assert_error(TENSOR_ERR_SHAPE, "tensor_add_out: argument 'out' has shape [3], not the result shape "
+                 "[2, 3], and shares memory with input 'b': it cannot be resized");
     assert_int_equal(tensor_add_(c, a, I(1)), TENSOR_ERR_SHAPE);
     ew_expect(c, TENSOR_FLOAT32, (double[]){1, 2, 3}, 3);
     /* an expanded (self-overlapping) output */

@@ -113,7 +113,7 @@ static bool op_rejects(tensor_ew_op op, tensor_dtype c) {
     case TENSOR_EW_ROUND: case TENSOR_EW_TRUNC: case TENSOR_EW_DIV_FLOOR: case TENSOR_EW_DIV_TRUNC:
     case TENSOR_EW_REMAINDER: case TENSOR_EW_POW: case TENSOR_EW_SUB: case TENSOR_EW_CLAMP:
         return b;
-    case TENSOR_EW_GELU: case TENSOR_EW_SILU: return !fl;
+    case TENSOR_EW_GELU: case TENSOR_EW_GELU_TANH: case TENSOR_EW_SILU: return !fl;
     case TENSOR_EW_BITWISE_AND: case TENSOR_EW_BITWISE_OR: case TENSOR_EW_BITWISE_XOR: case TENSOR_EW_BITWISE_NOT:
         return fl;
     default: return false;
@@ -152,6 +152,7 @@ static double ref_float(tensor_ew_op op, double a, double b, double c) {
     case TENSOR_EW_RECIPROCAL: return 1 / a;
     case TENSOR_EW_RELU: return isnan(a) ? a : (a > 0 ? a : 0);
     case TENSOR_EW_GELU: return a * 0.5 * (1 + erf(a / sqrt(2.0)));
+    case TENSOR_EW_GELU_TANH: return 0.5 * a * (1 + tanh(sqrt(2 / 3.14159265358979323846) * (a + 0.044715 * a * a * a)));
     case TENSOR_EW_SILU: return a / (1 + exp(-a));
     case TENSOR_EW_FLOOR: return floor(a);
     case TENSOR_EW_CEIL: return ceil(a);

@@ -87,25 +87,52 @@ static void test_bad_dtype_and_ndims(void **state) {
 static void test_sum_out_errors(void **state) {
     (void)state;
     tensor_t *x = rt_tensor(2, RT_I64(2, 3), TENSOR_FLOAT32, (const double[]){1, 2, 3, 4, 5, 6});
-    /* wrong shape: [2] expected for dim 1 */
+    /* An out of another shape is resized to the result's (PyTorch's resize_output): with a
+     * warning when it had elements, silently when empty; unless it shares the input's memory. */
     tensor_t *o = tensor_empty(1, RT_I64(3), TENSOR_FLOAT32, tensor_cpu());
-    RT_EXPECT_STATUS(tensor_sum_out(o, x, RT_INTS(1), 1, false, TENSOR_DTYPE_DEFAULT), TENSOR_ERR_SHAPE,
-                     "tensor_sum_out");
-    assert_error(TENSOR_ERR_SHAPE, "out");
+    tensor_clear_warning();
+    assert_int_equal(tensor_sum_out(o, x, RT_INTS(1), 1, false, TENSOR_DTYPE_DEFAULT), TENSOR_OK);
+    assert_int_equal(tensor_ndim(o), 1);
+    assert_int_equal(tensor_size(o, 0), 2);
+    float got[2];
+    assert_int_equal(tensor_to_buffer(o, got, sizeof got), TENSOR_OK);
+    assert_true(got[0] == 6.0f && got[1] == 15.0f);
+    if (strstr(tensor_last_warning(), "tensor_sum_out: An output with one or more elements was resized since it had "
+                                      "shape [3], which does not match the required output shape [2]") == NULL)
+        fail_msg("warning: \"%s\"", tensor_last_warning());
     tensor_release(o);
-    /* keepdim changes the expected shape: [2] is wrong for keepdim, [2,1] is wrong without */
+    /* keepdim changes the result shape: [2] becomes [2, 1] */
     o = tensor_empty(1, RT_I64(2), TENSOR_FLOAT32, tensor_cpu());
-    RT_EXPECT_STATUS(tensor_sum_out(o, x, RT_INTS(1), 1, true, TENSOR_DTYPE_DEFAULT), TENSOR_ERR_SHAPE,
-                     "tensor_sum_out");
+    assert_int_equal(tensor_sum_out(o, x, RT_INTS(1), 1, true, TENSOR_DTYPE_DEFAULT), TENSOR_OK);
+    assert_int_equal(tensor_ndim(o), 2);
+    assert_int_equal(tensor_size(o, 1), 1);
     tensor_release(o);
-    o = tensor_empty(2, RT_I64(2, 1), TENSOR_FLOAT32, tensor_cpu());
+    /* all dims: an empty [0] out becomes 0-d, silently */
+    tensor_clear_warning();
+    o = tensor_empty(1, RT_I64(0), TENSOR_FLOAT32, tensor_cpu());
+    assert_int_equal(tensor_sum_out(o, x, NULL, 0, false, TENSOR_DTYPE_DEFAULT), TENSOR_OK);
+    assert_int_equal(tensor_ndim(o), 0);
+    assert_int_equal(tensor_to_buffer(o, got, sizeof got[0]), TENSOR_OK);
+    assert_true(got[0] == 21.0f);
+    assert_string_equal(tensor_last_warning(), "");
+    tensor_release(o);
+    /* an out that is a view of the input cannot be resized */
+    o = tensor_narrow(x, 1, 0, 1);
     RT_EXPECT_STATUS(tensor_sum_out(o, x, RT_INTS(1), 1, false, TENSOR_DTYPE_DEFAULT), TENSOR_ERR_SHAPE,
                      "tensor_sum_out");
+    assert_error(TENSOR_ERR_SHAPE, "shares memory with the input: it cannot be resized");
+    assert_int_equal(tensor_ndim(o), 2);
     tensor_release(o);
-    /* all dims: a 0-d out; a [1] out is wrong */
-    o = tensor_empty(1, RT_I64(1), TENSOR_FLOAT32, tensor_cpu());
-    RT_EXPECT_STATUS(tensor_sum_out(o, x, NULL, 0, false, TENSOR_DTYPE_DEFAULT), TENSOR_ERR_SHAPE, "tensor_sum_out");
+    /* a result too big to allocate: out unchanged */
+    tensor_t *one = tensor_ones(1, RT_I64(1), TENSOR_FLOAT64, tensor_cpu());
+    tensor_t *huge = tensor_expand(one, 2, RT_I64(INT64_C(1) << 57, 2));
+    o = tensor_empty(1, RT_I64(3), TENSOR_FLOAT64, tensor_cpu());
+    RT_EXPECT_STATUS(tensor_sum_out(o, huge, RT_INTS(1), 1, false, TENSOR_DTYPE_DEFAULT), TENSOR_ERR_OUT_OF_MEMORY,
+                     "tensor_sum_out");
+    assert_int_equal(tensor_size(o, 0), 3);
     tensor_release(o);
+    tensor_release(huge);
+    tensor_release(one);
     /* wrong dtype: dtype= given and out differs */
     o = tensor_empty(1, RT_I64(2), TENSOR_FLOAT32, tensor_cpu());
     RT_EXPECT_STATUS(tensor_sum_out(o, x, RT_INTS(1), 1, false, TENSOR_FLOAT64), TENSOR_ERR_DTYPE, "tensor_sum_out");
