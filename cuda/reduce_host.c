@@ -25,7 +25,8 @@ static pthread_mutex_t sema_lock = PTHREAD_MUTEX_INITIALIZER;
 static uint32_t *sema_buf[SEMA_MAX_DEVICES];
 static size_t sema_bytes[SEMA_MAX_DEVICES];
 
-static tensor_status get_semaphores(int device, size_t need, uint32_t **out, const char *func) {
+static tensor_status get_semaphores(int device, const tensor_cuda_props *props, size_t need, uint32_t **out,
+                                    const char *func) {
     if (device < 0 || device >= SEMA_MAX_DEVICES)
         return tensor_error(TENSOR_ERR_DEVICE, "%s: device %d is beyond the reduction engine's %d", func, device,
                             SEMA_MAX_DEVICES);
@@ -35,10 +36,7 @@ static tensor_status get_semaphores(int device, size_t need, uint32_t **out, con
         /* Sized for the largest grid a global reduce can have (grid.x <= SMs x threads per SM),
          * so this happens once per device. The previous buffer, if any, may still be in use by
          * queued work: wait for the device before freeing it. */
-        int sms = 0, tpsm = 0;
-        cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
-        cudaDeviceGetAttribute(&tpsm, cudaDevAttrMaxThreadsPerMultiProcessor, device);
-        size_t bytes = (size_t)sms * (size_t)tpsm * sizeof(uint32_t);
+        size_t bytes = (size_t)props->num_sms * (size_t)props->max_threads_per_sm * sizeof(uint32_t);
         if (bytes < need) bytes = need;
         if (sema_buf[device] != NULL) {
             cudaDeviceSynchronize();
@@ -154,7 +152,7 @@ tensor_status tensor_cuda_reduce_plan_make(const tensor_iter_t *iter, tensor_cud
     plan->final_output = iter->final_output;
 
     if (plan->cfg.staging_bytes > 0) {
-        st = get_semaphores(device, (size_t)plan->cfg.semaphore_bytes, &plan->semaphores, func);
+        st = get_semaphores(device, &props, (size_t)plan->cfg.semaphore_bytes, &plan->semaphores, func);
         if (st != TENSOR_OK) return st;
         st = tensor_cuda_alloc(device, (size_t)plan->cfg.staging_bytes, &plan->staging, staging_handle, func);
         if (st != TENSOR_OK) return st;
