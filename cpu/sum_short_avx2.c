@@ -78,9 +78,20 @@ ATTR static inline __attribute__((always_inline)) void fold8(float *acc, __m256 
     _mm256_storeu_ps(acc + 8, _mm256_unpackhi_ps(t, c));
 }
 
+/* Stores 8 row sums p = [r0 .. r7] as the rows' final values: what fold8 into fresh {+0, +0}
+ * pairs and reduce_sum.c's projection give, s + c = (+0 + p) + (+0) = +0 + p (a -0 sum
+ * becomes +0; inf and NaN stay as they are). stream: a non-temporal store (out 32-byte
+ * aligned), which writes the line without reading it first. */
+ATTR static inline __attribute__((always_inline)) void store8(float *out, __m256 p, bool stream) {
+    const __m256 v = _mm256_add_ps(_mm256_setzero_ps(), p);
+    if (stream) _mm256_stream_ps(out, v);
+    else _mm256_storeu_ps(out, v);
+}
+
+/* Rows in groups of 8; acc != NULL: folded into acc, else the final values stored at out. */
 ATTR static inline __attribute__((always_inline)) int64_t short_nv(const char *x, int64_t stride, int64_t n,
-                                                                   int64_t nrows, float *acc, bool nanskip,
-                                                                   const int nv) {
+                                                                   int64_t nrows, float *acc, float *out,
+                                                                   bool stream, bool nanskip, const int nv) {
     const int rem = (int)(n - 8 * (nv - 1)); /* lanes of the last vector, 1..8 */
     const __m256i last = _mm256_cmpgt_epi32(_mm256_set1_epi32(rem), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
     static const int order[8] = {0, 2, 1, 3, 4, 6, 5, 7};
@@ -97,30 +108,46 @@ ATTR static inline __attribute__((always_inline)) int64_t short_nv(const char *x
             for (int k = 0; k < 8; k++)
                 in[k] = row_vec((const float *)(x + (j + order[k]) * stride), nv, last, nanskip, true);
         }
-        fold8(acc + 2 * j, tree8(in));
+        if (acc != NULL) fold8(acc + 2 * j, tree8(in));
+        else /* [r0 r1 r4 r5 | r2 r3 r6 r7] -> r0 .. r7 */
+            store8(out + j, _mm256_castpd_ps(_mm256_permute4x64_pd(_mm256_castps_pd(tree8(in)), 0xD8)), stream);
     }
+    if (stream) _mm_sfence(); /* the streamed lines are visible before the caller goes on */
     return j;
 }
+
+/* One instance per (nv, nanskip) and sink, so that the per-row loads unroll. */
+#define SHORT_SWITCH(ACC, OUT, STREAM)                                                             \
+    do {                                                                                           \
+        if (nanskip) {                                                                             \
+            switch (nv) {                                                                          \
+            case 1: return short_nv(x, stride, n, nrows, ACC, OUT, STREAM, true, 1);               \
+            case 2: return short_nv(x, stride, n, nrows, ACC, OUT, STREAM, true, 2);               \
+            case 3: return short_nv(x, stride, n, nrows, ACC, OUT, STREAM, true, 3);               \
+            default: return short_nv(x, stride, n, nrows, ACC, OUT, STREAM, true, 4);              \
+            }                                                                                      \
+        }                                                                                          \
+        switch (nv) {                                                                              \
+        case 1: return short_nv(x, stride, n, nrows, ACC, OUT, STREAM, false, 1);                  \
+        case 2: return short_nv(x, stride, n, nrows, ACC, OUT, STREAM, false, 2);                  \
+        case 3: return short_nv(x, stride, n, nrows, ACC, OUT, STREAM, false, 3);                  \
+        default: return short_nv(x, stride, n, nrows, ACC, OUT, STREAM, false, 4);                 \
+        }                                                                                          \
+    } while (0)
 
 ATTR int64_t cpu_sum_short_f32_avx2(const char *x, int64_t stride, int64_t n, int64_t nrows, float *acc,
                                     bool nanskip) {
     if (n < 1 || n > 32 || !cpu_sum_simd_avx2()) return 0;
     const int nv = (int)((n + 7) / 8);
-    /* Constant nv and nanskip per instance, so the per-row loads unroll. */
-    if (nanskip) {
-        switch (nv) {
-        case 1: return short_nv(x, stride, n, nrows, acc, true, 1);
-        case 2: return short_nv(x, stride, n, nrows, acc, true, 2);
-        case 3: return short_nv(x, stride, n, nrows, acc, true, 3);
-        default: return short_nv(x, stride, n, nrows, acc, true, 4);
-        }
-    }
-    switch (nv) {
-    case 1: return short_nv(x, stride, n, nrows, acc, false, 1);
-    case 2: return short_nv(x, stride, n, nrows, acc, false, 2);
-    case 3: return short_nv(x, stride, n, nrows, acc, false, 3);
-    default: return short_nv(x, stride, n, nrows, acc, false, 4);
-    }
+    SHORT_SWITCH(acc, NULL, false);
+}
+
+ATTR int64_t cpu_sum_short_f32_out_avx2(const char *x, int64_t stride, int64_t n, int64_t nrows, float *out,
+                                        bool nanskip, bool stream) {
+    if (n < 1 || n > 32 || !cpu_sum_simd_avx2()) return 0;
+    const int nv = (int)((n + 7) / 8);
+    if (stream && ((uintptr_t)out & 31) == 0) SHORT_SWITCH(NULL, out, true);
+    SHORT_SWITCH(NULL, out, false);
 }
 
 #else
@@ -129,6 +156,12 @@ bool cpu_sum_simd_avx2(void) { return false; }
 
 int64_t cpu_sum_short_f32_avx2(const char *x, int64_t stride, int64_t n, int64_t nrows, float *acc, bool nanskip) {
     (void)x, (void)stride, (void)n, (void)nrows, (void)acc, (void)nanskip;
+    return 0;
+}
+
+int64_t cpu_sum_short_f32_out_avx2(const char *x, int64_t stride, int64_t n, int64_t nrows, float *out,
+                                   bool nanskip, bool stream) {
+    (void)x, (void)stride, (void)n, (void)nrows, (void)out, (void)nanskip, (void)stream;
     return 0;
 }
 
