@@ -198,6 +198,17 @@ static void test_short_direct_special_values(void **state) {
     tensor_release(s);
     tensor_release(ns);
     tensor_release(x);
+    /* rows of 8 (no zero padding lanes in the tree) of -0: +0 as well */
+    const int64_t s8[2] = {R, 8};
+    tensor_t *z = tensor_full(2, s8, -0.0, TENSOR_FLOAT32, tensor_cpu());
+    assert_non_null(z);
+    tensor_t *zs = tensor_sum_dims(z, &dim, 1, false, TENSOR_FLOAT32);
+    assert_non_null(zs);
+    const float *gz = tensor_data(zs);
+    for (int64_t i = 0; i < R; i++)
+        if (gz[i] != 0.0f || signbit(gz[i])) fail_msg("row %lld of -0: %g, want +0", (long long)i, (double)gz[i]);
+    tensor_release(zs);
+    tensor_release(z);
 }
 
 /* An output that starts 4 .. 28 bytes past a 32-byte boundary (a view of a larger buffer,
