@@ -1,9 +1,11 @@
-/* Two CPU sum kernels against paths with the same arithmetic, bitwise:
+/* Three CPU sum kernels against paths with the same arithmetic, bitwise:
  *  - short float32 rows ([R, n], n <= 32, R >= 8192) summed straight into a float32 output
  *    (cpu/reduce_sum.c sum_short_direct, cpu/sum_short_avx2.c): against the strided tile
  *    path (every other element of a wider tensor), for sum and nansum, rows in a wider
  *    buffer, keepdim, several threads, outputs large enough for streaming stores, and
  *    outputs that do not start 32-byte aligned (the scalar head before the streamed part);
+ *  - float32 column sums of narrow rows ([R, C], C < 8, over dim 0: cpu/sum_outer_avx2.c
+ *    narrow_groups) against the outer tile path, with a driver chunk starting mid-group;
  *  - the bfloat16 block kernel (cpu/sum_bf16_avx.c), AVX-512 and AVX2, against a scalar copy
  *    of sum_tmpl.h's block() arithmetic, and through tensor_sum against the tile path.
  * Where the CPU lacks AVX2 the fast paths are not taken and the comparisons still hold. */
@@ -253,6 +255,42 @@ static void test_short_direct_unaligned_output(void **state) {
     tensor_release(base);
 }
 
+/* ---- narrow outer rows ([R, C] over dim 0, C < 8: eight 16-row groups at once) ---- */
+
+/* Dense rows of C columns (the narrow kernel) against every other column of [R, 2C] (the
+ * outer tile path); 70001 rows make two driver chunks, the second starting mid-group. */
+static void test_outer_narrow_match_tile_path(void **state) {
+    (void)state;
+    const int saved = tensor_get_num_threads();
+    const sum_fn fns[2] = {tensor_sum_dims, tensor_nansum};
+    const int64_t rows[] = {127, 128, 1000, 70001};
+    const int dim = 0;
+    for (int64_t C = 1; C <= 8; C++)
+        for (size_t ri = 0; ri < sizeof rows / sizeof rows[0]; ri++)
+            for (int f = 0; f < 2; f++) {
+                int64_t sizes[2] = {rows[ri], 2 * C};
+                tensor_t *base = rnd_tensor(2, sizes, f ? 7 : 0);
+                tensor_t *strided = tensor_slice(base, 1, 0, 2 * C, 2);
+                tensor_t *dense = tensor_contiguous(strided);
+                assert_non_null(dense);
+                assert_int_equal(tensor_set_num_threads(1), TENSOR_OK);
+                tensor_t *a = fns[f](strided, &dim, 1, false, TENSOR_FLOAT32);
+                tensor_t *b = fns[f](dense, &dim, 1, false, TENSOR_FLOAT32);
+                assert_int_equal(tensor_set_num_threads(8), TENSOR_OK);
+                tensor_t *c = fns[f](dense, &dim, 1, false, TENSOR_FLOAT32);
+                expect_bitwise(a, b, f ? "nansum narrow columns: dense vs tile" : "sum narrow columns: dense vs tile",
+                               (long long)(C * 1000000 + rows[ri]));
+                expect_bitwise(b, c, "narrow columns: 1 vs 8 threads", (long long)(C * 1000000 + rows[ri]));
+                tensor_release(a);
+                tensor_release(b);
+                tensor_release(c);
+                tensor_release(dense);
+                tensor_release(strided);
+                tensor_release(base);
+            }
+    tensor_set_num_threads(saved);
+}
+
 /* ---- bfloat16 blocks ---- */
 
 /* sum_tmpl.h's block() for one full block of 2048 bfloat16 (32 lanes, the pairwise tree). */
@@ -360,6 +398,7 @@ static const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_short_direct_threads),
     cmocka_unit_test(test_short_direct_special_values),
     cmocka_unit_test(test_short_direct_unaligned_output),
+    cmocka_unit_test(test_outer_narrow_match_tile_path),
     cmocka_unit_test(test_bf16_blocks_match_reference),
     cmocka_unit_test(test_bf16_full_sum_match_tile_path),
 };
