@@ -27,8 +27,9 @@ bool cpu_sum_simd_avx2(void) {
 
 #define ATTR __attribute__((target("avx2")))
 /* Software prefetch distance of the direct (output) path, in bytes: [4M, 7] ran ~20% faster
- * with 16 KiB than without (4 KiB: ~7%); [1M, 32] about the same either way. A prefetch
- * past the tensor does not fault. */
+ * with 16 KiB than without (4 KiB: ~7%); [1M, 32] about the same either way. Only for rows
+ * at most 128 bytes apart (8 rows: at most 16 lines to prefetch). A prefetch past the
+ * tensor does not fault. */
 #define SHORT_PREFETCH 16384
 
 /* One row as one vector of 8 lanes: the tree's levels above 8 lanes (p = 16, 32) done on
@@ -105,7 +106,7 @@ ATTR static inline __attribute__((always_inline)) int64_t short_nv(const char *x
     int64_t j = 0;
     for (; j + 8 <= nrows; j += 8) {
         __m256 in[8];
-        if (acc == NULL)
+        if (acc == NULL && stride > 0 && stride <= 128) /* rows packed closely: the span ahead */
             for (int64_t o = 0; o < 8 * stride; o += 64) _mm_prefetch(x + j * stride + SHORT_PREFETCH + o, _MM_HINT_T0);
         if (stride > 0 && (j + 7) * stride + 32 * nv <= end) {
             for (int k = 0; k < 8; k++)
