@@ -15,8 +15,11 @@
  *   tile   any other strides or dtypes: the same arithmetic over converted tiles;
  *   kept   dim 0 kept (nothing reduced in the block): one fold per element.
  * On x86-64 with AVX2, cpu/sum_simd.h's kernels take short inner rows of float32, outer
- * blocks with rows up to 1 KiB apart and int8/uint8/bool runs (the same bits as the
- * template). Direct loads (no tile) exist for float32, float16 and bfloat16 (float
+ * blocks with rows up to 1 KiB apart (eight 16-row groups at once for rows of fewer than 8
+ * float32), full blocks of bfloat16 rows (AVX-512 where the CPU has it) and int8/uint8/bool
+ * runs (the same bits as the template). Before the driver runs, [R, n] float32 sums with
+ * n <= 32 and many rows go straight into the float32 output (sum_short_direct below: no
+ * accumulators, the same bits). Direct loads (no tile) exist for float32, float16 and bfloat16 (float
  * accumulators) and float64; every other input dtype (integers summed into a float dtype, float8, an explicit
  * narrower dtype) goes through the converters. Integer sums accumulate in int64 with
  * wrapping adds (uint64 arithmetic), loops the compiler vectorises. */
