@@ -26,10 +26,11 @@ bool cpu_sum_simd_avx2(void) {
 }
 
 #define ATTR __attribute__((target("avx2")))
-/* Software prefetch distance of the direct (output) path, in bytes: [4M, 7] ran ~20% faster
- * with 16 KiB than without (4 KiB: ~7%); [1M, 32] about the same either way. Only for rows
- * at most 128 bytes apart (8 rows: at most 16 lines to prefetch). A prefetch past the
- * tensor does not fault. */
+/* Software prefetch distance of the direct (output) path, in bytes: with 16 KiB, [4M, 7] ran
+ * ~10-20% faster than without (4 KiB: ~7%) and [1M, 32] at 85-95% of the read ceiling
+ * instead of anywhere between 58% and 100% from run to run; rows of 16 and 24 the same
+ * either way. Only for rows at most 128 bytes apart (8 rows: at most 16 lines to
+ * prefetch). A prefetch past the tensor does not fault. */
 #define SHORT_PREFETCH 16384
 
 /* One row as one vector of 8 lanes: the tree's levels above 8 lanes (p = 16, 32) done on
@@ -116,9 +117,8 @@ ATTR static inline __attribute__((always_inline)) void group8(const char *x, int
         store8(out + j, _mm256_castpd_ps(_mm256_permute4x64_pd(_mm256_castps_pd(tree8(in)), 0xD8)), stream);
 }
 
-/* Rows in groups of 8. The output path, for rows of 25 to 32 floats, takes the groups of the
- * two halves alternately (two input streams: measured ~10% faster for [1M, 32]; for [4M, 7]
- * ~10% slower, so not for short rows; runs alternated on a shared machine, +-10% noise). */
+/* Rows in groups of 8, one input stream (taking the groups of two halves alternately, two
+ * streams, was measured ~15% slower for [1M, 32] and [4M, 7]). */
 ATTR static inline __attribute__((always_inline)) int64_t short_nv(const char *x, int64_t stride, int64_t n,
                                                                    int64_t nrows, float *acc, float *out,
                                                                    bool stream, bool nanskip, const int nv) {
@@ -126,14 +126,6 @@ ATTR static inline __attribute__((always_inline)) int64_t short_nv(const char *x
     const __m256i last = _mm256_cmpgt_epi32(_mm256_set1_epi32(rem), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
     const int64_t end = stride > 0 ? (nrows - 1) * stride + 4 * n : 0;
     int64_t j = 0;
-    if (acc == NULL && nv == 4) {
-        const int64_t h = nrows / 16 * 8; /* rows per half, a multiple of 8 */
-        for (; j < h; j += 8) {
-            group8(x, stride, j, end, last, acc, out, stream, nanskip, nv);
-            group8(x, stride, j + h, end, last, acc, out, stream, nanskip, nv);
-        }
-        j = 2 * h;
-    }
     for (; j + 8 <= nrows; j += 8) group8(x, stride, j, end, last, acc, out, stream, nanskip, nv);
     if (stream) _mm_sfence(); /* the streamed lines are visible before the caller goes on */
     return j;

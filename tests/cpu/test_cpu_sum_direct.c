@@ -168,7 +168,7 @@ static void test_short_direct_threads(void **state) {
     (void)state;
     const int saved = tensor_get_num_threads();
     threads_rows(7);
-    threads_rows(32); /* the two-stream loop */
+    threads_rows(32);
     tensor_set_num_threads(saved);
 }
 
