@@ -256,11 +256,15 @@ def main():
                "single-threaded; ours runs with `tensor_set_num_threads(1)` and with all threads." % (
                    args.min_time, "a read-modify-write of a 64 MiB buffer between runs to evict the caches" if flush else "caches not flushed"))
     st = ceiling.get("read_gbps_1t_streams", [])
+    ba = ""
+    if ceiling.get("read_gbps_1t_after", -1) > 0:
+        ba = " Measured before and after the cases (1 core: %.2f and %.2f GB/s); the higher is used." % (
+            ceiling["read_gbps_1t_before"], ceiling["read_gbps_1t_after"])
     gen.append("* Read ceiling measured in the same run: a float32 sum loop with 32 independent accumulators over a "
                "%d MiB buffer, best of 1/2/4/8 parts read side by side (%s GB/s): **%.2f GB/s on 1 core**, "
-               "%.2f GB/s on %d cores." % (
+               "%.2f GB/s on %d cores.%s" % (
                    ceiling["buffer_mib"], " / ".join("%.1f" % v for v in st), c1, ceiling["read_gbps_all"],
-                   ceiling["cpus"]))
+                   ceiling["cpus"], ba))
     gen.append("")
     gen.append(table)
     gen.append("Goals:")

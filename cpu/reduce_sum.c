@@ -15,12 +15,20 @@
  *   tile   any other strides or dtypes: the same arithmetic over converted tiles;
  *   kept   dim 0 kept (nothing reduced in the block): one fold per element.
  * On x86-64 with AVX2, cpu/sum_simd.h's kernels take short inner rows of float32, outer
- * blocks with rows up to 1 KiB apart and int8/uint8/bool runs (the same bits as the
- * template). Direct loads (no tile) exist for float32, float16 and bfloat16 (float
+ * blocks with rows up to 1 KiB apart (eight 16-row groups at once for rows of fewer than 8
+ * float32), full blocks of bfloat16 rows (AVX-512 where the CPU has it) and int8/uint8/bool
+ * runs (the same bits as the template). Before the driver runs, [R, n] float32 sums with
+ * n <= 32 and many rows go straight into the float32 output (sum_short_direct below: no
+ * accumulators, the same bits). Direct loads (no tile) exist for float32, float16 and bfloat16 (float
  * accumulators) and float64; every other input dtype (integers summed into a float dtype, float8, an explicit
  * narrower dtype) goes through the converters. Integer sums accumulate in int64 with
  * wrapping adds (uint64 arithmetic), loops the compiler vectorises. */
 #include <math.h>
+#include <stdint.h>
+
+#if TENSOR_HAVE_OPENMP
+#include <omp.h>
+#endif
 
 #include "cpu/cpu_reduce.h"
 #include "cpu/sum_simd.h"
@@ -199,6 +207,7 @@ static inline float ld_bf16(uint16_t v) { return cpu_bf16_to_f32(v); }
 #define SUMT_ATTR __attribute__((target("avx2")))
 #define SUMT_LANES 32
 #define SUMT_NANSKIP 0
+#define SUMT_BLOCKS(x, nb, p) cpu_sum_bf16_blocks((x), (nb), false, (p), true)
 #include "cpu/sum_tmpl.h"
 #define SUMT_FN(x) x##_f32_bf16x_nan
 #define SUMT_T float
@@ -212,6 +221,7 @@ static inline float ld_bf16(uint16_t v) { return cpu_bf16_to_f32(v); }
 #define SUMT_ATTR __attribute__((target("avx2")))
 #define SUMT_LANES 32
 #define SUMT_NANSKIP 1
+#define SUMT_BLOCKS(x, nb, p) cpu_sum_bf16_blocks((x), (nb), true, (p), true)
 #include "cpu/sum_tmpl.h"
 #else
 #define CPU_SUM_HAVE_F16C 0
@@ -612,6 +622,79 @@ static tensor_status run_i64(const tensor_iter_t *iter, sum_ctx *ctx) {
     return tensor_iter_reduce_run(iter, &ops);
 }
 
+/* ---- short rows straight into the output ----
+ *
+ * [R, n] summed over its last dim with n <= 32, float32 in and out (sum, nansum): every row is
+ * one output and lies inside one anchored block, so its accumulator would see one fold of
+ * the row's tree sum p into {+0, +0} and project to +0 + p. Computing that directly skips
+ * the driver's slab of accumulators (init, fold, project: a second pass over the outputs)
+ * and, with non-temporal stores, the read of the output's lines before they are written
+ * (16 MiB of the 134 MiB of traffic for [4M, 7]). The bits are those of the driver's path
+ * (tests/cpu compare the two). Only shapes the driver would cut into slabs come here. */
+
+/* Rows per task (a multiple of 8, so tasks after the first start 32-byte aligned when the
+ * output does). */
+#define SHORT_DIRECT_TASK_ROWS 32768
+/* Outputs at least this large are written with non-temporal stores (they do not fit the
+ * L2 anyway; smaller ones are likely read again soon). */
+#define SHORT_DIRECT_STREAM_BYTES ((int64_t)8 << 20)
+
+/* Rows [j0, j1) of the direct path: AVX2 groups of 8, the rest (fewer than 8 at the end, or
+ * before out + j is 32-byte aligned) through the template into scratch accumulators. */
+static void short_direct_rows(const sum_ctx *ctx, const char *x, int64_t stride, int64_t n, int64_t j0,
+                              int64_t j1, float *out, bool stream) {
+    const short_fn tmpl = ctx->nanskip ? rows_short_f32_f32_nan : rows_short_f32_f32;
+    cpu_sum_acc_f32 a[8];
+    int64_t j = j0;
+    while (j < j1) {
+        /* rows before out + j is 32-byte aligned (stream), or fewer than 8 left */
+        int64_t m = stream ? (int64_t)((32 - ((uintptr_t)(out + j) & 31)) & 31) / 4 : 0;
+        if (m == 0 && j1 - j >= 8) {
+            const int64_t done = cpu_sum_short_f32_out_avx2(x + j * stride, stride, n, j1 - j, out + j,
+                                                            ctx->nanskip, stream);
+            j += done;
+            if (done > 0) continue;
+            m = 8;
+        }
+        if (m == 0 || m > j1 - j) m = j1 - j < 8 ? j1 - j : 8;
+        memset(a, 0, sizeof a);
+        tmpl(x + j * stride, stride, n, m, (char *)a, (int64_t)sizeof a[0]);
+        for (int64_t k = 0; k < m; k++) out[j + k] = value_f32(&a[k]);
+        j += m;
+    }
+}
+
+/* true when it summed iter (the shape, dtypes and strides above, AVX2); false: nothing done. */
+static bool sum_short_direct(const tensor_iter_t *iter, const sum_ctx *ctx) {
+    if ((ctx->mode != MODE_SUM && ctx->mode != MODE_NANSUM) || iter->ndim != 2 ||
+        tensor_iter_num_reduce_dims(iter) != 1 || iter->operands[0].dtype != TENSOR_FLOAT32 ||
+        iter->operands[1].dtype != TENSOR_FLOAT32 || !cpu_sum_simd_avx2())
+        return false;
+    const int64_t n = iter->shape[0], nrows = iter->shape[1];
+    const int64_t *is = iter->operands[1].strides, *os = iter->operands[0].strides;
+    /* the rows' reduced indices start at view_offsets[0]: inside one block, as the short
+     * path requires (always, for a whole tensor) */
+    if (n < 1 || n > 32 || iter->view_offsets[0] % BLOCK_F32 + n > BLOCK_F32 || is[0] != 4 || is[1] <= 0 ||
+        os[0] != 0 || os[1] != 4 || nrows < 8192)
+        return false;
+    const char *x = iter->operands[1].data;
+    float *out = (float *)(void *)iter->operands[0].data;
+    const bool stream = nrows * 4 >= SHORT_DIRECT_STREAM_BYTES;
+    const int64_t tasks = (nrows + SHORT_DIRECT_TASK_ROWS - 1) / SHORT_DIRECT_TASK_ROWS;
+    int nthreads = 1;
+#if TENSOR_HAVE_OPENMP
+    if (!omp_in_parallel() && n * nrows >= TENSOR_ITER_GRAIN_SIZE) nthreads = tensor_get_num_threads();
+#pragma omp parallel for schedule(static) num_threads(nthreads) if (nthreads > 1 && tasks > 1)
+#endif
+    for (int64_t t = 0; t < tasks; t++) {
+        const int64_t j0 = t * SHORT_DIRECT_TASK_ROWS;
+        const int64_t j1 = nrows - j0 < SHORT_DIRECT_TASK_ROWS ? nrows : j0 + SHORT_DIRECT_TASK_ROWS;
+        short_direct_rows(ctx, x, is[1], n, j0, j1, out, stream);
+    }
+    (void)nthreads;
+    return true;
+}
+
 /* ---- the kernels ---- */
 
 #if CPU_SUM_HAVE_F16C
@@ -644,6 +727,7 @@ static tensor_status sum_family(tensor_iter_t *iter, const tensor_kernel_params 
             ctx.short_f32 = ctx.nanskip ? rows_short_f32_f32_nan : rows_short_f32_f32;
             if (cpu_sum_simd_avx2()) ctx.short_f32 = ctx.nanskip ? rows_short_f32_simd_nan : rows_short_f32_simd;
             if (cpu_sum_simd_f16c()) ctx.outer_f32 = ctx.nanskip ? outer_f32_simd_nan : outer_f32_simd;
+            if (sum_short_direct(iter, &ctx)) return TENSOR_OK;
         } else if (plain && in == TENSOR_FLOAT16) {
             ctx.row_f32 = ctx.nanskip ? f32_f16_nan_rowv : f32_f16_rowv;
             ctx.outer_f32 = ctx.nanskip ? outer_f32_f16_nan : outer_f32_f16;

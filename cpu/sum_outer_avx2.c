@@ -92,10 +92,104 @@ ATTR INLINE void strip(const char *rows, int64_t row_stride, int64_t g, int64_t 
     }
 }
 
+/* ---- narrow rows: fewer than 8 float32 columns, rows dense (e.g. [4M, 3] over dim 0) ----
+ * A group of 16 such rows is 16 C contiguous floats (2 C vectors), and the per-column loop
+ * above is a chain of 16 dependent scalar adds per column. Here 8 consecutive full groups
+ * run at once, one group per lane: vector b of the 8 groups is transposed (8x8), which gives
+ * element e = 8 b + k of every group in one vector, added to the partials of column e % C.
+ * Each column still sees its rows in order from +0, and the 8 partials are then folded in
+ * group order: the additions of the loop above. */
+
+/* Software prefetch distance in floats (16 KiB ahead: [4M, 3] ran at 18, 26, 31, 34 and 35
+ * GB/s with 2, 4, 8, 16 and 32 KiB, 17 without; a prefetch past the tensor does not
+ * fault). */
+#define NARROW_PREFETCH 4096
+
+/* 8x8 transpose: r[k] = {v[0][k], ..., v[7][k]}. */
+ATTR INLINE void transpose8(const __m256 v[8], __m256 r[8]) {
+    const __m256 t0 = _mm256_unpacklo_ps(v[0], v[1]), t1 = _mm256_unpackhi_ps(v[0], v[1]);
+    const __m256 t2 = _mm256_unpacklo_ps(v[2], v[3]), t3 = _mm256_unpackhi_ps(v[2], v[3]);
+    const __m256 t4 = _mm256_unpacklo_ps(v[4], v[5]), t5 = _mm256_unpackhi_ps(v[4], v[5]);
+    const __m256 t6 = _mm256_unpacklo_ps(v[6], v[7]), t7 = _mm256_unpackhi_ps(v[6], v[7]);
+    const __m256 u0 = _mm256_shuffle_ps(t0, t2, 0x44), u1 = _mm256_shuffle_ps(t0, t2, 0xEE);
+    const __m256 u2 = _mm256_shuffle_ps(t1, t3, 0x44), u3 = _mm256_shuffle_ps(t1, t3, 0xEE);
+    const __m256 u4 = _mm256_shuffle_ps(t4, t6, 0x44), u5 = _mm256_shuffle_ps(t4, t6, 0xEE);
+    const __m256 u6 = _mm256_shuffle_ps(t5, t7, 0x44), u7 = _mm256_shuffle_ps(t5, t7, 0xEE);
+    r[0] = _mm256_permute2f128_ps(u0, u4, 0x20);
+    r[1] = _mm256_permute2f128_ps(u1, u5, 0x20);
+    r[2] = _mm256_permute2f128_ps(u2, u6, 0x20);
+    r[3] = _mm256_permute2f128_ps(u3, u7, 0x20);
+    r[4] = _mm256_permute2f128_ps(u0, u4, 0x31);
+    r[5] = _mm256_permute2f128_ps(u1, u5, 0x31);
+    r[6] = _mm256_permute2f128_ps(u2, u6, 0x31);
+    r[7] = _mm256_permute2f128_ps(u3, u7, 0x31);
+}
+
+/* ngroups8 * 8 full groups of 16 rows of C floats at x (dense), folded into acc[0 .. 2 C). */
+ATTR INLINE void narrow_groups(const float *x, int64_t ngroups8, float *acc, const int C, const bool nanskip) {
+    const int64_t gsz = 16 * (int64_t)C; /* floats per group */
+    for (int64_t q = 0; q < ngroups8; q++, x += 8 * gsz) {
+        __m256 p[7];
+        for (int c = 0; c < C; c++) p[c] = _mm256_setzero_ps();
+        /* unrolled, so that c below is a constant and the partials stay in registers */
+#pragma GCC unroll 14
+        for (int b = 0; b < 2 * C; b++) {
+            __m256 v[8], r[8];
+            for (int g = 0; g < 8; g++) {
+                _mm_prefetch((const char *)(x + g * gsz + 8 * b + NARROW_PREFETCH), _MM_HINT_T0);
+                v[g] = _mm256_loadu_ps(x + g * gsz + 8 * b);
+            }
+            transpose8(v, r);
+#pragma GCC unroll 8
+            for (int k = 0; k < 8; k++) {
+                const int c = (8 * b + k) % C;
+                const __m256 e = nanskip ? _mm256_and_ps(r[k], _mm256_cmp_ps(r[k], r[k], _CMP_ORD_Q)) : r[k];
+                p[c] = _mm256_add_ps(p[c], e);
+            }
+        }
+        for (int c = 0; c < C; c++) { /* the folds, group by group */
+            float part[8];
+            _mm256_storeu_ps(part, p[c]);
+            float s = acc[2 * c], cc = acc[2 * c + 1];
+            for (int g = 0; g < 8; g++) {
+                const float t = s + part[g], bp = t - s;
+                cc += (s - (t - bp)) + (part[g] - bp);
+                s = t;
+            }
+            acc[2 * c] = s;
+            acc[2 * c + 1] = cc;
+        }
+    }
+}
+
+/* From row `skip` (the first of a group) on, as many 8-group runs as there are: returns the
+ * rows done (a multiple of 128), 0 when the shape is not one for narrow_groups. */
+ATTR INLINE int64_t narrow_f32(const char *in, int64_t row_stride, int64_t size0, int64_t ncols, float *acc,
+                               int64_t skip, const bool nanskip) {
+    if (ncols < 1 || ncols > 7 || row_stride != 4 * ncols) return 0;
+    const int64_t n8 = (size0 - skip) / 128;
+    if (n8 < 1) return 0;
+    const float *x = (const float *)(const void *)(in + skip * row_stride);
+    switch (ncols) {
+#define NC_CASE(C)                                                                                 \
+    case C: narrow_groups(x, n8, acc, C, nanskip); break;
+        NC_CASE(1) NC_CASE(2) NC_CASE(3) NC_CASE(4) NC_CASE(5) NC_CASE(6) NC_CASE(7)
+#undef NC_CASE
+    }
+    return 128 * n8;
+}
+
 ATTR INLINE void outer_impl(const char *in, int64_t row_stride, int64_t size0, int64_t ncols, float *acc,
                             int64_t index0, const cpu_sum_elem e, const bool nanskip) {
     const int64_t es = e == CPU_SUM_ELEM_F32 ? 4 : 2;
+    /* narrow float32 rows: whole groups 8 at a time once the first (partial) group is done */
+    const int64_t first_full = (GROUP - index0 % GROUP) % GROUP;
     for (int64_t i0 = 0; i0 < size0;) {
+        if (e == CPU_SUM_ELEM_F32 && i0 == first_full) {
+            const int64_t done = narrow_f32(in, row_stride, size0, ncols, acc, i0, nanskip);
+            i0 += done;
+            if (done > 0) continue;
+        }
         int64_t g = GROUP - (index0 + i0) % GROUP;
         if (g > size0 - i0) g = size0 - i0;
         const char *rows = in + i0 * row_stride;

@@ -26,6 +26,13 @@ typedef enum cpu_sum_elem { CPU_SUM_ELEM_F32, CPU_SUM_ELEM_F16, CPU_SUM_ELEM_BF1
  * how many it did (a multiple of 8; 0 without AVX2): the caller folds the rest. */
 int64_t cpu_sum_short_f32_avx2(const char *x, int64_t stride, int64_t n, int64_t nrows, float *acc, bool nanskip);
 
+/* The same rows summed straight into a float32 output (each row one output, out[j] its final
+ * value: the value the accumulator path above projects to, bitwise), no accumulators.
+ * stream: non-temporal stores where out is 32-byte aligned (large outputs: no read for
+ * ownership, no cache pollution). Returns the rows done, as cpu_sum_short_f32_avx2. */
+int64_t cpu_sum_short_f32_out_avx2(const char *x, int64_t stride, int64_t n, int64_t nrows, float *out,
+                                   bool nanskip, bool stream);
+
 /* An outer block of float32 / float16 / bfloat16 elements (cpu/sum_outer_avx2.c): size0
  * rows of ncols contiguous elements, row_stride bytes apart, the first row at reduced index
  * index0; column j folds into the float {s, c} pair at acc[2 * j] (dense accumulators).
@@ -34,6 +41,13 @@ int64_t cpu_sum_short_f32_avx2(const char *x, int64_t stride, int64_t n, int64_t
  * F16C or for rows more than 1024 bytes apart (the template is faster there). */
 bool cpu_sum_outer_avx2(cpu_sum_elem e, bool nanskip, const char *in, int64_t row_stride, int64_t size0,
                         int64_t ncols, float *acc, int64_t index0);
+
+/* The partial sums p[0 .. nb) of nb full blocks of bfloat16 at x (block i: the 2048 elements
+ * from x + 2048 i), with a software prefetch ahead (cpu/sum_bf16_avx.c). Each p[i] is
+ * sum_tmpl.h's block() of that block, bitwise (32 lanes, NaN as 0 when nanskip, the
+ * pairwise tree). avx512: use AVX-512 where the CPU has it (false: AVX2 only; tests run
+ * both). Returns false, doing nothing, without AVX2. */
+bool cpu_sum_bf16_blocks(const uint16_t *x, int64_t nb, bool nanskip, float *p, bool avx512);
 
 /* The sum of n contiguous int8 (is_signed) or uint8 / bool bytes, modulo 2^64
  * (cpu/sum_int8_avx2.c). Call only when cpu_sum_simd_avx2(). */

@@ -16,6 +16,10 @@
  *                     the outer path (default: a plain loop the compiler vectorises)
  *   SUMT_TWO_STREAMS  1: row() reads two blocks at once (block2); measured faster for
  *                     float32 elements, slower for float64 and bfloat16 (default 0)
+ *   SUMT_BLOCKS(x, nb, p)  an expression that sets p[0 .. nb) (nb <= 32) to block() of the
+ *                     nb full blocks from x, bitwise, and is true, or does nothing and is
+ *                     false; row() then uses it for full blocks (hand-written kernels that
+ *                     read several blocks at once: cpu/sum_bf16_avx.c)
  *   SUMT_ATTR         attribute of every generated function (e.g. a target ISA); default:
  *                     none, and the two entry points (row, outer) get
  *                     target_clones("avx512f", "avx2", "default") on x86-64 GCC (AVX-512
@@ -162,6 +166,16 @@ SUMT_ENTRY static void SUMT_FN(row)(const SUMT_ELEM *x, int64_t n, int64_t index
             for (int64_t i = 0; i < 2 * half; i++) SUMT_FOLD(acc, p[i]);
             k += 2 * half * SUMT_BLOCK;
         }
+#ifdef SUMT_BLOCKS
+        while (n - k >= 2 * SUMT_BLOCK) {
+            int64_t nb = (n - k) / SUMT_BLOCK;
+            if (nb > 32) nb = 32;
+            SUMT_T p[32];
+            if (!(SUMT_BLOCKS(x + k, nb, p))) break;
+            for (int64_t i = 0; i < nb; i++) SUMT_FOLD(acc, p[i]);
+            k += nb * SUMT_BLOCK;
+        }
+#endif
     }
     while (k < n) {
         const int64_t m = k == 0 && head > 0 ? head : (n - k < SUMT_BLOCK ? n - k : SUMT_BLOCK);
@@ -336,3 +350,4 @@ SUMT_ENTRY static void SUMT_FN(outer)(const char *in, int64_t row_stride, int64_
 #undef SUMT_LANES
 #undef SUMT_NANSKIP
 #undef SUMT_TWO_STREAMS
+#undef SUMT_BLOCKS
