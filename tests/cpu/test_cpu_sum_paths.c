@@ -12,59 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "test_main.h"
-
-static uint64_t rng_state = 88172645463325252ull;
-static uint64_t rng_next(void) { /* xorshift64 */
-    rng_state ^= rng_state << 13;
-    rng_state ^= rng_state >> 7;
-    rng_state ^= rng_state << 17;
-    return rng_state;
-}
-
-/* Values of both signs spread over 2^-20 .. 2^20, so that a changed order of additions
- * changes the rounded result. */
-static float rnd_value(void) {
-    const uint64_t r = rng_next();
-    const float m = (float)((r >> 40) & 0xffffff) / 16777216.0f + 0.5f;
-    const int e = (int)((r >> 8) % 41) - 20;
-    return (r & 1) ? -ldexpf(m, e) : ldexpf(m, e);
-}
-
-static tensor_t *rnd_tensor(int ndim, const int64_t *sizes, int nan_every) {
-    int64_t n = 1;
-    for (int d = 0; d < ndim; d++) n *= sizes[d];
-    float *v = malloc(sizeof(float) * (size_t)(n ? n : 1));
-    assert_non_null(v);
-    for (int64_t i = 0; i < n; i++) v[i] = nan_every > 0 && rng_next() % (uint64_t)nan_every == 0 ? NAN : rnd_value();
-    tensor_t *t = tensor_from_buffer(v, ndim, sizes, TENSOR_FLOAT32, tensor_cpu());
-    free(v);
-    assert_non_null(t);
-    return t;
-}
-
-static void *bytes_of(const tensor_t *t, size_t *nbytes) {
-    *nbytes = (size_t)tensor_numel(t) * tensor_dtype_size(tensor_get_dtype(t));
-    void *v = malloc(*nbytes ? *nbytes : 1);
-    assert_non_null(v);
-    assert_int_equal(tensor_to_buffer(t, v, *nbytes), TENSOR_OK);
-    return v;
-}
-
-static void expect_bitwise(const tensor_t *a, const tensor_t *b, const char *what, long long k) {
-    assert_non_null(a);
-    assert_non_null(b);
-    assert_int_equal(tensor_numel(a), tensor_numel(b));
-    size_t na, nb;
-    void *va = bytes_of(a, &na), *vb = bytes_of(b, &nb);
-    assert_int_equal(na, nb);
-    const int same = memcmp(va, vb, na) == 0;
-    free(va);
-    free(vb);
-    if (!same) fail_msg("%s (k = %lld): the two paths differ", what, k);
-}
-
-typedef tensor_t *(*sum_fn)(const tensor_t *t, const int *dims, int ndims, bool keepdim, tensor_dtype dtype);
+#define CPU_SUM_TEST_SEED 88172645463325252ull
+#include "cpu_sum_test_util.h"
 
 /* [N, k] rows: contiguous (short path), rows in a wider buffer (the short path's plain
  * loads over the gap between rows) and every other element (the tile path); float32,
