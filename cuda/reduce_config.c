@@ -192,19 +192,20 @@ static void plan_general(const tensor_iter_t *iter, const tensor_cuda_props *pro
 
     /* Warps cooperate on an output only when each would still have enough values to load. */
     const int64_t min_values_per_thread = 16, max_values_per_thread = 256;
-    int64_t short_outer_h = tr->tuned && !wide && !c.reduce_fastest &&
-                                    c.num_outputs * c.num_inputs >= TENSOR_REDUCE_SHORT_OUTER_MIN_ELEMS
-                                ? short_outer_height(&c, props, tr, div_up(c.num_outputs, c.output_vec_size))
-                                : 1;
-    if (values_per_thread(&c) < min64(c.block_height * 16, max_values_per_thread) && short_outer_h > 1) {
-        c.block_height = (int)short_outer_h;
-        c.num_threads = c.block_width * c.block_height;
-        c.input_mult[TENSOR_REDUCE_BLOCK_Y] = split_input(&c, c.block_height);
-    } else if (values_per_thread(&c) >= min64(c.block_height * 16, max_values_per_thread)) {
-        c.input_mult[TENSOR_REDUCE_BLOCK_Y] = split_input(&c, c.block_height);
-    } else {
-        c.output_mult[TENSOR_REDUCE_BLOCK_Y] = split_output(&c, c.block_height);
+    bool warps_split = values_per_thread(&c) >= min64(c.block_height * 16, max_values_per_thread);
+    if (!warps_split && tr->tuned && !wide && !c.reduce_fastest &&
+        c.num_outputs * c.num_inputs >= TENSOR_REDUCE_SHORT_OUTER_MIN_ELEMS) {
+        const int64_t h = short_outer_height(&c, props, tr, div_up(c.num_outputs, c.output_vec_size));
+        if (h > 1) {
+            c.block_height = (int)h;
+            c.num_threads = c.block_width * c.block_height;
+            warps_split = true;
+        }
     }
+    if (warps_split)
+        c.input_mult[TENSOR_REDUCE_BLOCK_Y] = split_input(&c, c.block_height);
+    else
+        c.output_mult[TENSOR_REDUCE_BLOCK_Y] = split_output(&c, c.block_height);
 
     int64_t blocks_per_sm = props->max_threads_per_sm / c.num_threads;
     const bool one_wave = wide && c.num_threads >= 512;
