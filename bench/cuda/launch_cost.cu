@@ -4,12 +4,13 @@
 // parameter, launched back to back on the default stream (batches of 256, no sync inside a
 // batch): host microseconds per launch, and GPU microseconds per kernel (CUDA events around
 // the batch, i.e. the launch throughput of the GPU's front end).
-// Build: nvcc -O2 -arch=sm_90 bench/cuda/launch_cost.cu -o launch_cost
+// Build: nvcc -O2 -arch=sm_90 bench/cuda/launch_cost.cu -o launch_cost -lcuda
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <vector>
 
+#include <cuda.h>
 #include <cuda_runtime.h>
 
 struct P8 {
@@ -65,6 +66,19 @@ int main() {
     measure("empty kernel, 8 B param", [&] { k8<<<1, 32>>>(p8); });
     measure("empty kernel, 1176 B param", [&] { k1176<<<1, 32>>>(p1176); });
     measure("empty kernel, 1176 B grid_constant", [&] { k1176g<<<1, 32>>>(p1176); });
+    // The same launch through the runtime's cudaLaunchKernel (no <<<>>> configuration push /
+    // pop) and through the driver's cuLaunchKernel on the kernel's CUfunction: is either
+    // cheaper than <<<>>> on this host?
+    void *args[] = {&p1176};
+    measure("1176 B, cudaLaunchKernel", [&] { cudaLaunchKernel((const void *)k1176g, dim3(1), dim3(32), args, 0, 0); });
+    cudaFunction_t fn = nullptr;
+    if (cudaGetFuncBySymbol(&fn, (const void *)k1176g) == cudaSuccess) {
+        CUfunction cf = (CUfunction)fn;
+        measure("1176 B, cuLaunchKernel", [&] { cuLaunchKernel(cf, 1, 1, 1, 32, 1, 1, 0, 0, args, nullptr); });
+    }
+    int dev = 0;
+    measure("cudaGetDevice", [&] { cudaGetDevice(&dev); });
+    measure("cudaGetLastError", [&] { (void)cudaGetLastError(); });
     cudaError_t err = cudaDeviceSynchronize();
     if (err != cudaSuccess) std::printf("error: %s\n", cudaGetErrorString(err));
     return err != cudaSuccess;

@@ -14,20 +14,18 @@ NCU=$(command -v ncu || ls /usr/local/cuda/bin/ncu 2>/dev/null | head -1)
 METRICS=gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum,dram__throughput.avg.pct_of_peak_sustained_elapsed,launch__grid_size,launch__block_size,launch__registers_per_thread,sm__warps_active.avg.pct_of_peak_sustained_active,smsp__inst_executed.sum,lts__t_sectors_srcunit_tex_op_read.sum,sm__throughput.avg.pct_of_peak_sustained_elapsed
 tmp=$(mktemp -d)
 python3 - "$CASES" "$tmp" <<'PY'
-import json, sys
-names, tmp = sys.argv[1].split(","), sys.argv[2]
-cases = {c["name"]: c for c in json.load(open("bench/cuda/cases.json"))["cases"]}
+import sys
+sys.path.insert(0, "bench/cuda")
+import cases
+names, tmp, by_name = sys.argv[1].split(","), sys.argv[2], cases.by_name()
 for n in names:
-    c = cases[n]
+    c = by_name[n]
+    open(f"{tmp}/{n}.txt", "w").write(cases.line(c) + "\n")
     dims = c["dims"] or []
-    open(f"{tmp}/{n}.txt", "w").write(f'{n} {c["dtype"]} {int(c["transposed"])} {int(c["keepdim"])} {len(c["shape"])} '
-        + " ".join(map(str, c["shape"])) + f" {len(dims)} " + " ".join(map(str, dims)) + "\n")
-    dt = "torch." + c["dtype"]
-    x = f'torch.randn({tuple(c["shape"])}, device="cuda").to({dt})' if "float" in c["dtype"] else \
-        f'torch.randint(-100, 100, {tuple(c["shape"])}, device="cuda", dtype={dt})'
-    if c["transposed"]: x += ".t()"
     call = f'x.sum({tuple(dims)}, keepdim={bool(c["keepdim"])})' if dims else "x.sum()"
-    open(f"{tmp}/{n}.py", "w").write(f"import torch\nx = {x}\ntorch.cuda.synchronize()\nfor _ in range(3): y = {call}\ntorch.cuda.synchronize()\n")
+    open(f"{tmp}/{n}.py", "w").write("import sys, torch\nsys.path.insert(0, 'bench/cuda')\nimport cases\n"
+        f"x = cases.torch_input(torch, cases.by_name()[{n!r}], 'cuda')\ntorch.cuda.synchronize()\n"
+        f"for _ in range(3): y = {call}\ntorch.cuda.synchronize()\n")
 PY
 for n in ${CASES//,/ }; do
   "$NCU" --csv --metrics "$METRICS" -k 'regex:reduce|short_rows' --launch-skip 2 --launch-count 2 \

@@ -1,107 +1,159 @@
 #!/usr/bin/env python3
 """tinytensor's CUDA tensor_sum next to torch.sum on the cases of bench/cuda/cases.json (a copy
-of shared/bench/cases.json), in one run on one GPU, same method for both: CUDA events around
-the call, a 256 MiB write between runs to flush the L2, warm-up, median of REPS runs.
-GB/s = (input + output bytes) / median time.
+of shared/bench/cases.json), in one process on one GPU, on the same memory.
+
+Method, the same for both: CUDA events on the default stream around the call, a 256 MiB write
+(torch's fill_) before every timed call to flush the L2 (50 MB on an H100), 5 warm-up rounds,
+median of REPS. Ours and torch's calls ALTERNATE (ours first in even rounds, torch first in odd
+ones), so clock and thermal drift fall on both alike. Our call is the C API (tensor_sum_dims)
+on a view of torch's input (tensor_from_blob, no copy), reached through ctypes; the flush kernel
+queued before the start event keeps the GPU busy while the host makes the call, so neither
+library's host work shows in the GPU timeline (host cost is measured separately: bench_host_cost).
+GB/s = (input + output bytes) / median time. Each case's result is checked against torch.sum's.
 
 Also, same run and method:
 - floor: torch's full float32 sum of a contiguous buffer of the case's input bytes (the best
-  read of those bytes we know of; ~ the HBM wall at 1 GiB). A case's time cannot go much
-  below it, whatever the kernel.
-- clean flush (CLEAN_CASES): ours and torch with the L2 flushed by READING 256 MiB instead of
-  writing them. The memset flush leaves up to 50 MB of dirty lines in the L2 that the timed
-  kernel's reads evict, i.e. write back to HBM, inside the timed region.
+  read of those bytes we know of; ~ the HBM wall at 1 GiB).
+- clean flush (CLEAN_CASES): the L2 flushed by READING 256 MiB instead of writing them (the
+  write flush leaves up to 50 MB of dirty lines that the timed call's reads write back).
+- ours from a separate C process (bench_sum, the method of earlier runs: cudaMemsetAsync flush,
+  ours alone), as a column for comparison.
 - torch's Python host cost per tiny x.sum(1) (back-to-back, no sync), next to ours
   (bench_host_cost, run by run.sh).
 Writes OUT_DIR/bench_cuda.md, OUT_DIR/bench_cuda.json.
 
-usage: run.py BENCH_SUM_BINARY OUT_DIR [REPS]"""
+usage: run.py BUILD_DIR OUT_DIR [REPS]"""
 import json, os, subprocess, sys, time
 
-here = os.path.dirname(os.path.abspath(__file__))
-binary, out_dir = sys.argv[1], sys.argv[2]
+import cases as case_lib
+import tt_ctypes
+
+build_dir, out_dir = sys.argv[1], sys.argv[2]
 reps = int(sys.argv[3]) if len(sys.argv) > 3 else 50
-cases = json.load(open(os.path.join(here, "cases.json")))["cases"]
+cases = case_lib.load()
 clean_names = os.environ.get("CLEAN_CASES", "full_16M,inner_65536x1024,outer_4Mx3,f16_inner_4096sq,bf16_full_256M").split(",")
 
 
-def run_ours(case_list, tag, env_extra):
-    lines = []
-    for c in case_list:
-        dims = c["dims"] or []
-        lines.append(f'{c["name"]} {c["dtype"]} {int(c["transposed"])} {int(c["keepdim"])} {len(c["shape"])} '
-                     + " ".join(map(str, c["shape"])) + f" {len(dims)} " + " ".join(map(str, dims)))
-    case_file = os.path.join(out_dir, f"cases_{tag}.txt")
-    open(case_file, "w").write("\n".join(lines) + "\n")
-    env = dict(os.environ, **env_extra)
-    res = subprocess.run([binary, case_file, str(reps)], capture_output=True, text=True, env=env)
+def run_c_process(case_list):
+    case_file = os.path.join(out_dir, "cases_c.txt")
+    open(case_file, "w").write("\n".join(case_lib.line(c) for c in case_list) + "\n")
+    res = subprocess.run([os.path.join(build_dir, "bench_sum"), case_file, str(reps)], capture_output=True, text=True)
     sys.stderr.write(res.stderr)
     out = {}
     for line in res.stdout.splitlines():
         p = line.split()
         if len(p) >= 4 and p[1] != "FAILED":
-            out[p[0]] = (float(p[1]), float(p[3]))
+            out[p[0]] = float(p[1])
         else:
-            print(f"ours ({tag}):", line)
+            print("ours (C process):", line)
     return out
 
 
-ours = run_ours(cases, "memset", {})
-clean_cases = [c for c in cases if c["name"] in clean_names]
-ours_clean = run_ours(clean_cases, "read", {"FLUSH": "read"})
+ours_c = run_c_process(cases)
 
-# ---- torch ----
 import torch
 dev = torch.device("cuda")
+lib = tt_ctypes.load(build_dir)
 flush = torch.empty(256 << 20, dtype=torch.uint8, device=dev)
 flush_f32 = torch.full((64 << 20,), 0.5, dtype=torch.float32, device=dev)
-dt = {"float32": torch.float32, "float64": torch.float64, "float16": torch.float16, "bfloat16": torch.bfloat16,
-      "int8": torch.int8, "uint8": torch.uint8, "int16": torch.int16, "int32": torch.int32, "int64": torch.int64}
+ev0, ev1 = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
 
 
-def time_torch(f, clean):
-    s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-    times = []
-    y = None
+def write_flush(r):
+    flush.fill_(r & 0xff)
+
+
+def read_flush(r):
+    flush_f32.sum()
+
+
+def timed(f, flush_fn, r):
+    flush_fn(r)
+    ev0.record()
+    y = f()
+    ev1.record()
+    ev1.synchronize()
+    return ev0.elapsed_time(ev1), y
+
+
+def median(v):
+    v = sorted(v)
+    return v[len(v) // 2]
+
+
+def time_pair(summer, f_torch, flush_fn):
+    """Medians (ours ms, torch ms), alternating which goes first."""
+    t_ours, t_torch = [], []
     for r in range(-5, reps):
-        if clean:
-            flush_f32.sum()
-        else:
-            flush.fill_(r & 0xff)
-        s.record()
-        y = f()
-        e.record()
-        e.synchronize()
-        if r >= 0:
-            times.append(s.elapsed_time(e))
-    times.sort()
-    return times[len(times) // 2], y
+        for who in ((0, 1) if r % 2 == 0 else (1, 0)):
+            if who == 0:
+                ms, y = timed(summer.sum, flush_fn, r)
+                summer.release(y)
+                if r >= 0: t_ours.append(ms)
+            else:
+                ms, _ = timed(f_torch, flush_fn, r)
+                if r >= 0: t_torch.append(ms)
+    return median(t_ours), median(t_torch)
 
 
-theirs, floor, theirs_clean = {}, {}, {}
-for c in cases:
-    d = dt[c["dtype"]]
-    shape = c["shape"]
-    if d.is_floating_point:
-        x = torch.rand(shape, device=dev, dtype=torch.float32).mul_(2).sub_(1).to(d)
-    else:
-        x = torch.randint(-100, 100, shape, device=dev, dtype=torch.int64).to(d)
-    if c["transposed"]:
-        x = x.t()
+def time_one(f, flush_fn):
+    return median([timed(f, flush_fn, r)[0] for r in range(-5, reps)][5:])
+
+
+def check(summer, x, c, y):
+    """Our result against torch.sum's: integers exactly; floats within 1e-5 of the sum of
+    |x| over the reduced elements (orders of summation differ), plus half an ulp of a 16-bit
+    output. Returns (ok, worst error / bound)."""
+    r = summer.sum()
+    try:
+        ours = summer.to_torch(r, y.shape)
+    finally:
+        summer.release(r)
+    theirs = y.cpu()
+    if ours.dtype != theirs.dtype:
+        return False, float("inf")
+    if not theirs.is_floating_point():
+        return bool(torch.equal(ours, theirs)), 0.0
     dims = c["dims"]
-    f = (lambda: x.sum()) if dims is None else (lambda: x.sum(dim=dims, keepdim=c["keepdim"]))
-    med, y = time_torch(f, False)
+    a = x.abs().sum(dtype=torch.float64) if dims is None else x.abs().sum(dim=dims, keepdim=c["keepdim"], dtype=torch.float64)
+    bound = 1e-5 * a.cpu() + 1e-30
+    if theirs.element_size() == 2:
+        bound = bound + theirs.double().abs() * 2.0 ** -8
+    ratio = ((ours.double() - theirs.double()).abs() / bound).max().item()
+    return ratio <= 1.0, ratio
+
+
+results, clean = [], []
+for c in cases:
+    n = c["name"]
+    x = case_lib.torch_input(torch, c, dev)
+    f_torch = case_lib.torch_call(x, c)
+    summer = tt_ctypes.Summer(lib, x, c["dims"], c["keepdim"])
+    try:
+        o_ms, t_ms = time_pair(summer, f_torch, write_flush)
+        y = f_torch()
+        ok, ratio = check(summer, x, c, y)
+        if n in clean_names:
+            oc, tc = time_pair(summer, f_torch, read_flush)
+            clean.append({"name": n, "ours_ms": oc, "torch_ms": tc, "ours_ms_write_flush": o_ms,
+                          "torch_ms_write_flush": t_ms})
+    except RuntimeError as e:
+        print(f"{n}: ours failed: {e}")
+        results.append({"name": n, "dtype": c["dtype"], "failed": str(e)})
+        continue
+    finally:
+        summer.close()
     nbytes = x.numel() * x.element_size() + y.numel() * y.element_size()
-    theirs[c["name"]] = (med, nbytes / (med * 1e-3) / 1e9)
-    if c["name"] in clean_names:
-        medc, _ = time_torch(f, True)
-        theirs_clean[c["name"]] = (medc, nbytes / (medc * 1e-3) / 1e9)
     in_bytes = x.numel() * x.element_size()
-    del x, y
+    del x
     buf = torch.rand(max(1, in_bytes // 4), device=dev, dtype=torch.float32)
-    fmed, _ = time_torch(lambda: buf.sum(), False)
-    floor[c["name"]] = fmed
+    fl = time_one(lambda: buf.sum(), write_flush)
     del buf
+    results.append({"name": n, "dtype": c["dtype"], "ours_ms": o_ms, "ours_gbps": nbytes / (o_ms * 1e-3) / 1e9,
+                    "torch_ms": t_ms, "torch_gbps": nbytes / (t_ms * 1e-3) / 1e9, "floor_ms": fl,
+                    "ours_c_process_ms": ours_c.get(n), "matches_torch": ok, "error_over_bound": ratio})
+    print(f"{n}: ours {o_ms:.4f} ms, torch {t_ms:.4f} ms, speed {t_ms / o_ms:.2f}, check {'ok' if ok else 'MISMATCH'}",
+          flush=True)
 
 # ---- torch's host cost per tiny call (Python), as bench_host_cost measures ours ----
 tiny = torch.randn(2, 3, 4, 5, device=dev)
@@ -115,38 +167,36 @@ for b in range(-5, 100):
     if b >= 0:
         per_call.append(dtm)
 torch.cuda.synchronize()
-per_call.sort()
-torch_host_us = per_call[len(per_call) // 2]
+torch_host_us = median(per_call)
 
 gpu = torch.cuda.get_device_name(0)
-rows = [f"GPU: {gpu}, torch {torch.__version__}, median of {reps} runs, L2 flushed (256 MiB memset), CUDA events", "",
-        "| case | dtype | ours ms | ours GB/s | torch ms | torch GB/s | ours/torch (speed) | floor ms |",
-        "|---|---|---:|---:|---:|---:|---:|---:|"]
-results = []
-for c in cases:
-    n = c["name"]
-    o, t = ours.get(n), theirs.get(n)
-    if o is None:
-        rows.append(f"| {n} | {c['dtype']} | failed | | {t[0]:.4f} | {t[1]:.0f} | | {floor[n]:.4f} |")
+rows = [f"GPU: {gpu}, torch {torch.__version__}, one process, ours and torch alternating, median of {reps} runs, "
+        "L2 flushed (256 MiB fill_) before every call, CUDA events", "",
+        "| case | dtype | ours ms | ours GB/s | torch ms | torch GB/s | speed | floor ms | ours ms (C process) | = torch |",
+        "|---|---|---:|---:|---:|---:|---:|---:|---:|---|"]
+for r in results:
+    if "failed" in r:
+        rows.append(f"| {r['name']} | {r['dtype']} | failed | | | | | | | |")
         continue
-    rows.append(f"| {n} | {c['dtype']} | {o[0]:.4f} | {o[1]:.0f} | {t[0]:.4f} | {t[1]:.0f} | {t[0] / o[0]:.2f} | {floor[n]:.4f} |")
-    results.append({"name": n, "dtype": c["dtype"], "ours_ms": o[0], "ours_gbps": o[1], "torch_ms": t[0],
-                    "torch_gbps": t[1], "floor_ms": floor[n]})
-rows += ["", "ours/torch (speed) = torch ms / ours ms (> 1: we are faster). floor = torch's full float32 sum of a "
-         "contiguous buffer of the same input bytes, same flush and method.", "",
+    oc = r["ours_c_process_ms"]
+    rows.append(f"| {r['name']} | {r['dtype']} | {r['ours_ms']:.4f} | {r['ours_gbps']:.0f} | {r['torch_ms']:.4f} | "
+                f"{r['torch_gbps']:.0f} | {r['torch_ms'] / r['ours_ms']:.2f} | {r['floor_ms']:.4f} | "
+                f"{'%.4f' % oc if oc else '-'} | {'yes' if r['matches_torch'] else 'NO (%.3g)' % r['error_over_bound']} |")
+rows += ["", "speed = torch ms / ours ms (> 1: we are faster). floor = torch's full float32 sum of a contiguous "
+         "buffer of the same input bytes, same flush and method. ours ms (C process) = bench_sum alone in its own "
+         "process with a cudaMemsetAsync flush (the method of earlier runs). = torch: our result against "
+         "torch.sum's (integers exact; floats within 1e-5 of sum |x| + half an ulp of a 16-bit output).", "",
          "Clean flush (the L2 flushed by reading 256 MiB, so no dirty lines are written back inside the timed call):", "",
-         "| case | ours ms | torch ms | ours/torch (speed) | ours ms, memset flush | torch ms, memset flush |",
+         "| case | ours ms | torch ms | speed | ours ms, write flush | torch ms, write flush |",
          "|---|---:|---:|---:|---:|---:|"]
-clean = []
-for n in clean_names:
-    if n in ours_clean and n in theirs_clean:
-        o, t = ours_clean[n], theirs_clean[n]
-        rows.append(f"| {n} | {o[0]:.4f} | {t[0]:.4f} | {t[0] / o[0]:.2f} | {ours[n][0]:.4f} | {theirs[n][0]:.4f} |")
-        clean.append({"name": n, "ours_ms": o[0], "torch_ms": t[0]})
+for r in clean:
+    rows.append(f"| {r['name']} | {r['ours_ms']:.4f} | {r['torch_ms']:.4f} | {r['torch_ms'] / r['ours_ms']:.2f} | "
+                f"{r['ours_ms_write_flush']:.4f} | {r['torch_ms_write_flush']:.4f} |")
 rows += ["", f"torch (Python) host cost per tiny x.sum(1, keepdim=True), back-to-back: {torch_host_us:.2f} us/call "
          "(median of 100 batches of 256)"]
 table = "\n".join(rows) + "\n"
 open(os.path.join(out_dir, "bench_cuda.md"), "w").write(table)
-json.dump({"gpu": gpu, "torch": torch.__version__, "reps": reps, "cases": results, "clean_flush": clean,
-           "torch_python_host_us": torch_host_us}, open(os.path.join(out_dir, "bench_cuda.json"), "w"), indent=1)
+json.dump({"gpu": gpu, "torch": torch.__version__, "reps": reps, "method": "one process, alternating, fill_ flush",
+           "cases": results, "clean_flush": clean, "torch_python_host_us": torch_host_us},
+          open(os.path.join(out_dir, "bench_cuda.json"), "w"), indent=1)
 print(table)

@@ -11,7 +11,7 @@ for b in bench_sum bench_host_cost; do
   gcc -O2 -std=c11 bench/cuda/$b.c -I. -Iinclude -I"$BUILD/generated" -I"$CUDA_HOME/include" \
     "$BUILD/libtinytensor.a" -L"$CUDA_HOME/lib64" -lcudart -lstdc++ -lgomp -lm -lpthread -o "$BUILD/$b"
 done
-"$CUDA_HOME/bin/nvcc" -O2 -arch=sm_90 bench/cuda/launch_cost.cu -o "$BUILD/launch_cost"
+"$CUDA_HOME/bin/nvcc" -O2 -arch=sm_90 bench/cuda/launch_cost.cu -o "$BUILD/launch_cost" -lcuda
 { "$BUILD/bench_host_cost" 200; "$BUILD/launch_cost"; } | tee "$OUT/host_cost.txt"
-PYTHONUNBUFFERED=1 python3 bench/cuda/run.py "$BUILD/bench_sum" "$OUT" "${1:-50}"
+PYTHONUNBUFFERED=1 python3 bench/cuda/run.py "$BUILD" "$OUT" "${1:-50}"
 cat "$OUT/host_cost.txt"
