@@ -127,20 +127,30 @@ static bool plan_short_rows(const tensor_iter_t *iter, const tensor_reduce_kerne
     return true;
 }
 
-/* Tuned plan for a short outer reduction (a few reduced elements per output, outputs on the
- * lanes) whose outputs alone cannot fill the GPU. PyTorch gives each thread a whole column:
- * for seed 000's [8,32,64,128] over dim 1 that is 16K threads, each waiting on 8 rounds of 4
- * loads (latency-bound: 8 MB in ~10 us on an H100). Here warps split the column too, so that
- * outputs x block height reach half the GPU's resident threads while each thread keeps at
- * least one full round of TENSOR_REDUCE_VT0 independent loads. Small inputs keep PyTorch's
- * plan (TENSOR_REDUCE_SHORT_OUTER_MIN_ELEMS): a launch costs more than their loads. Returns the
+/* Tuned plan for reductions whose outputs alone cannot fill the GPU and whose reduced dim is
+ * too short for PyTorch to split it over warps (values per thread < 16 x block height).
+ * - Short outer reductions (outputs on the lanes): PyTorch gives each thread a whole column:
+ *   for seed 000's [8,32,64,128] over dim 1 that is 16K threads, each waiting on 8 rounds of 4
+ *   loads (latency-bound: 8 MB in ~10 us on an H100).
+ * - Few moderate rows (lanes split a row, each warp owns one): 1000 rows of 8192 floats are 63
+ *   CTAs of 16 rows, on half the SMs, each lane 16 rounds of 4 vector loads.
+ * Here warps split the reduced dim too (one output or output vector per CTA column), so that
+ * output threads x block height reach half the GPU's resident threads while each thread keeps
+ * at least one full round of TENSOR_REDUCE_VT0 independent loads. Small inputs keep PyTorch's
+ * plan (TENSOR_REDUCE_SPLIT_MIN_ELEMS): a launch costs more than their loads. Returns the
  * block height (1: keep PyTorch's plan). */
-static int64_t short_outer_height(const tensor_reduce_config *c, const tensor_cuda_props *props,
-                                  const tensor_reduce_kernel_traits *tr, int64_t output_threads) {
+static int64_t split_height(const tensor_reduce_config *c, const tensor_cuda_props *props,
+                            const tensor_reduce_kernel_traits *tr) {
     const int64_t target = (int64_t)props->num_sms * props->max_threads_per_sm / 2;
-    const int64_t cap = TENSOR_REDUCE_WIDE_THREADS(c->output_vec_size, tr->acc_size) / c->block_width;
+    const int64_t max_threads =
+        c->reduce_fastest ? tr->max_threads : TENSOR_REDUCE_WIDE_THREADS(c->output_vec_size, tr->acc_size);
+    const int64_t cap = max_threads / c->block_width;
+    const int64_t output_threads =
+        div_up(c->num_outputs, c->output_vec_size) * (c->reduce_fastest ? c->block_width : 1);
+    /* loads per thread: values, or vectors of them when lanes load 16 bytes along a row */
+    const int64_t values = values_per_thread(c) / (c->vectorize_input ? c->input_vec_size : 1);
     int64_t h = 1;
-    while (h * 2 <= cap && output_threads * h < target && c->num_inputs / (h * 2) >= TENSOR_REDUCE_VT0) h *= 2;
+    while (h * 2 <= cap && output_threads * h < target && values / (h * 2) >= TENSOR_REDUCE_VT0) h *= 2;
     return h;
 }
 
@@ -193,9 +203,8 @@ static void plan_general(const tensor_iter_t *iter, const tensor_cuda_props *pro
     /* Warps cooperate on an output only when each would still have enough values to load. */
     const int64_t min_values_per_thread = 16, max_values_per_thread = 256;
     bool warps_split = values_per_thread(&c) >= min64(c.block_height * 16, max_values_per_thread);
-    if (!warps_split && tr->tuned && !wide && !c.reduce_fastest &&
-        c.num_outputs * c.num_inputs >= TENSOR_REDUCE_SHORT_OUTER_MIN_ELEMS) {
-        const int64_t h = short_outer_height(&c, props, tr, div_up(c.num_outputs, c.output_vec_size));
+    if (!warps_split && tr->tuned && !wide && c.num_outputs * c.num_inputs >= TENSOR_REDUCE_SPLIT_MIN_ELEMS) {
+        const int64_t h = split_height(&c, props, tr);
         if (h > 1) {
             c.block_height = (int)h;
             c.num_threads = c.block_width * c.block_height;

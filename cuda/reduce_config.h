@@ -53,8 +53,8 @@ typedef struct tensor_reduce_kernel_traits {
 #define TENSOR_REDUCE_SHORT_THREADS 256
 /* Independent loads a thread of the general kernel issues before its first add (Reducer::VT0). */
 #define TENSOR_REDUCE_VT0 4
-/* Short outer reductions (reduce_config.c, short_outer_height) from this many input elements. */
-#define TENSOR_REDUCE_SHORT_OUTER_MIN_ELEMS ((int64_t)1 << 20)
+/* Warps split a short reduced dim (reduce_config.c, split_height) from this many input elements. */
+#define TENSOR_REDUCE_SPLIT_MIN_ELEMS ((int64_t)1 << 20)
 #define TENSOR_REDUCE_SHORT_ROWS_FOR(vec) ((32 / (vec)) > 8 ? 8 : (32 / (vec)) < 2 ? 2 : (32 / (vec)))
 #define TENSOR_REDUCE_SHORT_MAX_UNITS 64
 

@@ -16,9 +16,10 @@ tensor_reduce_kernel_traits tensor_cuda_reduce_traits(tensor_cuda_reduce_kind ki
     t.input_vec_size = kind.input_size > 0 ? 16 / kind.input_size : 0;
     if (t.input_vec_size > 16) t.input_vec_size = 16;
     t.vt0 = t.input_vec_size > 4 ? t.input_vec_size : 4;
-    /* 4 outputs per load as PyTorch, except 16-bit inputs with float accumulators: 8 (one
-     * 16-byte load instead of 8 bytes, twice the bytes in flight per thread). */
-    t.max_output_vec = kind.input_size == 2 && kind.acc_size == 4 ? 8 : 4;
+    /* 4 outputs per load, as PyTorch, for every dtype. 16-bit inputs had 8 (one 16-byte load):
+     * measured slower than 4 with the wide outer CTAs (twice the accumulators per thread, 72
+     * registers, a third of the warps resident; docs/cuda_reduce.md item 3). */
+    t.max_output_vec = 4;
     t.max_threads = 512;
     t.tuned = 1; /* our measured deviations from setReduceConfig (reduce_config.h) */
     return t;

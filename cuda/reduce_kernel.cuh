@@ -392,7 +392,7 @@ struct Reducer {
             // thread are loaded before any is combined, into U accumulator sets combined in a
             // fixed order at the end: the loop was a chain of dependent L2 round trips (264
             // of them per thread for a 1M x 64 column sum planned as PyTorch does).
-            constexpr int U = OVS >= 8 ? 2 : 4;
+            constexpr int U = 4;
             vec_t a[U];
 #pragma unroll
             for (int u = 0; u < U; u++)
@@ -621,14 +621,6 @@ cudaError_t launch(const tensor_cuda_reduce_plan &plan, cudaStream_t stream) {
         return cudaGetLastError();
     }
     switch (plan.cfg.output_vec_size) {
-    case 8:
-        // Planned only for 16-bit inputs with float accumulators (tensor_cuda_reduce_traits).
-        if constexpr (sizeof(typename Op::scalar_t) == 2 && sizeof(typename Op::acc_t) <= 4) {
-            reduce_kernel<Op, 8><<<grid, block, smem, stream>>>(plan);
-            break;
-        } else {
-            return cudaErrorInvalidConfiguration;
-        }
     case 4: reduce_kernel<Op, 4><<<grid, block, smem, stream>>>(plan); break;
     case 2: reduce_kernel<Op, 2><<<grid, block, smem, stream>>>(plan); break;
     default: reduce_kernel<Op, 1><<<grid, block, smem, stream>>>(plan); break;

@@ -1,7 +1,7 @@
 /* The CUDA reduction paths where our plan departs from PyTorch's (cuda/reduce_config.c,
  * docs/cuda_reduce.md): the short-rows kernel (rows of up to 64 loads, 16-byte vectors when
  * every row is aligned, elements otherwise), the wide outer CTAs with their unrolled last-CTA
- * combine, and 8-wide output vectors for 16-bit inputs. Each against the CPU backend on fresh
+ * combine, warps splitting short columns and few moderate rows. Each against the CPU backend on fresh
  * random inputs, plus run-to-run bitwise equality. Needs a GPU (exit 77 without one). */
 #define _POSIX_C_SOURCE 200809L
 
@@ -162,8 +162,7 @@ static void test_short_rows(void **state) {
     check(P_MEAN, 2, s7, TENSOR_FLOAT32, &d1, 1, 0, 504);
 }
 
-/* Column sums through a global reduce with the wide CTAs (and, for 16-bit inputs, 8 outputs
- * per 16-byte load): column counts that give every output vector width, and row counts that
+/* Column sums through a global reduce with the wide CTAs: column counts that give every output vector width, and row counts that
  * leave the CTAs' last values partial. */
 static void test_outer_wide(void **state) {
     (void)state;
@@ -184,7 +183,7 @@ static void test_outer_wide(void **state) {
 }
 
 /* Short outer reductions planned with warps splitting each column (reduce_config.c,
- * short_outer_height): the seed's [8,32,64,128] over dim 1, an odd column length, columns of
+ * split_height): the seed's [8,32,64,128] over dim 1, an odd column length, columns of
  * 4 and 8 (one round of loads per thread), an unaligned base; other functors through it. */
 static void test_short_outer(void **state) {
     (void)state;
@@ -202,17 +201,39 @@ static void test_short_outer(void **state) {
     check(P_AMAX, 3, eight, TENSOR_INT8, &d1, 1, 0, 843);
 }
 
+/* Few moderate rows planned with warps splitting each row (reduce_config.c, split_height):
+ * 1000 rows of 8192 (the benchmark's inner_1000x8192), rows no longer 16-byte aligned (the
+ * element path), an odd row count and length, every dtype width; other functors through it. */
+static void test_inner_split(void **state) {
+    (void)state;
+    const int d1 = 1;
+    const int64_t bench[2] = {1000, 8192}, odd[2] = {257, 4099}, deep[3] = {3, 129, 4096};
+    for (int k = 0; k < NUM_DTS; k++) {
+        if (quick() && k >= 2) break;
+        check(P_SUM, 2, bench, dts[k], &d1, 1, 0, 850 + k);
+        check(P_SUM, 2, bench, dts[k], &d1, 1, 1, 860 + k); /* rows of 8191: unaligned */
+        check(P_SUM, 2, odd, dts[k], &d1, 1, 0, 870 + k);
+    }
+    const int d2 = 2;
+    check(P_SUM, 3, deep, TENSOR_FLOAT32, &d2, 1, 2, 880);
+    check(P_AMAX, 2, bench, TENSOR_FLOAT16, &d1, 1, 0, 881);
+    check(P_MEAN, 2, odd, TENSOR_BFLOAT16, &d1, 1, 0, 882);
+    check(P_AMAX, 2, bench, TENSOR_INT8, &d1, 1, 1, 883);
+}
+
 /* The same bits every run for the new paths too. */
 static void test_paths_reproducible(void **state) {
     (void)state;
     const int d0 = 0, d1 = 1;
-    const int64_t rows32[2] = {1 << 18, 32}, rows7[2] = {1 << 18, 7}, col64[2] = {1 << 18, 64}, gdb[2] = {32, 1 << 16};
+    const int64_t rows32[2] = {1 << 18, 32}, rows7[2] = {1 << 18, 7}, col64[2] = {1 << 18, 64}, gdb[2] = {32, 1 << 16},
+                  rows8k[2] = {1000, 8192};
     const struct {
         const int64_t *s;
         const int *dim;
         tensor_dtype dt;
-    } cases[] = {{rows32, &d1, TENSOR_FLOAT32}, {rows7, &d1, TENSOR_FLOAT32}, {col64, &d0, TENSOR_FLOAT32},
-                 {col64, &d0, TENSOR_FLOAT16},  {rows32, &d1, TENSOR_BFLOAT16}, {gdb, &d0, TENSOR_FLOAT32}};
+    } cases[] = {{rows32, &d1, TENSOR_FLOAT32},  {rows7, &d1, TENSOR_FLOAT32},   {col64, &d0, TENSOR_FLOAT32},
+                 {col64, &d0, TENSOR_FLOAT16},   {rows32, &d1, TENSOR_BFLOAT16}, {gdb, &d0, TENSOR_FLOAT32},
+                 {rows8k, &d1, TENSOR_FLOAT32}};
     for (int c = 0; c < (int)(sizeof cases / sizeof cases[0]); c++) {
         tensor_t *cpu = random_cpu(2, cases[c].s, cases[c].dt, 900 + c);
         tensor_t *g = tensor_to_device(cpu, tensor_cuda(0));
@@ -253,6 +274,7 @@ static const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_short_rows),
     cmocka_unit_test(test_outer_wide),
     cmocka_unit_test(test_short_outer),
+    cmocka_unit_test(test_inner_split),
     cmocka_unit_test(test_paths_reproducible),
     cmocka_unit_test(test_paths_release_scratch),
 };

@@ -9,7 +9,7 @@ static const tensor_cuda_props h100 = {132, 2048, 32};
 static const tensor_reduce_kernel_traits f32_sum = {4, 4, 4, 4, 4, 512, 0};
 /* Our plan (tensor_cuda_reduce_traits): the same numbers plus our measured deviations. */
 static const tensor_reduce_kernel_traits f32_tuned = {4, 4, 4, 4, 4, 512, 1};
-static const tensor_reduce_kernel_traits f16_tuned = {2, 4, 8, 8, 8, 512, 1};
+static const tensor_reduce_kernel_traits f16_tuned = {2, 4, 8, 8, 4, 512, 1};
 
 typedef struct {
     tensor_t *in;
@@ -304,8 +304,12 @@ static void test_tuned_short_rows_scalar(void **state) {
     tensor_release(in);
 }
 
-/* Long rows keep PyTorch's plan; so do rows beyond TENSOR_REDUCE_SHORT_MAX_UNITS loads. */
-static void test_tuned_long_rows_unchanged(void **state) {
+/* Few moderate rows: 4096 rows of 4096 floats. PyTorch: block {32, 16}, each warp a row, 256
+ * CTAs, 32 vector loads per lane. Ours (split_height): two warps per row, block {32, 2}, 4096
+ * CTAs, 16 loads per lane (1.17x torch on an H200, docs/cuda_reduce.md item 8). Long rows
+ * (warps already split them) keep PyTorch's plan; so do rows beyond TENSOR_REDUCE_SHORT_MAX_UNITS
+ * loads. */
+static void test_tuned_inner_split(void **state) {
     (void)state;
     planned p, q;
     int64_t shape[2] = {4096, 4096};
@@ -313,7 +317,33 @@ static void test_tuned_long_rows_unchanged(void **state) {
     plan(&p, 2, shape, &dim, 1, &f32_sum);
     plan(&q, 2, shape, &dim, 1, &f32_tuned);
     assert_false(q.c.short_rows);
+    assert_true(p.c.vectorize_input && q.c.vectorize_input);
+    assert_int_equal(p.c.block_width, 32);
+    assert_int_equal(p.c.block_height, 16);
+    assert_int_equal(p.c.input_mult[1], 0);
+    assert_int_equal(p.c.grid[0], 256);
+    assert_int_equal(q.c.block_width, 32);
+    assert_int_equal(q.c.block_height, 2);
+    assert_int_equal(q.c.input_mult[1], 32);
+    assert_int_equal(q.c.output_mult[1], 0);
+    assert_int_equal(q.c.grid[0], 4096);
+    assert_int_equal(q.c.grid[1], 1);
+    assert_int_equal(q.c.values_per_thread, 64); /* elements: 16 vector loads */
+    unplan(&p);
+    unplan(&q);
+    int64_t longr[2] = {64, (int64_t)1 << 22};
+    plan(&p, 2, longr, &dim, 1, &f32_sum);
+    plan(&q, 2, longr, &dim, 1, &f32_tuned);
     assert_int_equal(q.c.block_width, p.c.block_width);
+    assert_int_equal(q.c.block_height, p.c.block_height);
+    assert_int_equal(q.c.grid[0], p.c.grid[0]);
+    assert_int_equal(q.c.grid[1], p.c.grid[1]);
+    unplan(&p);
+    unplan(&q);
+    /* Under TENSOR_REDUCE_SPLIT_MIN_ELEMS elements: PyTorch's plan (1000 rows of 1000). */
+    int64_t small[2] = {1000, 1000};
+    plan(&p, 2, small, &dim, 1, &f32_sum);
+    plan(&q, 2, small, &dim, 1, &f32_tuned);
     assert_int_equal(q.c.block_height, p.c.block_height);
     assert_int_equal(q.c.grid[0], p.c.grid[0]);
     unplan(&p);
@@ -381,8 +411,9 @@ static void test_tuned_outer_wide(void **state) {
     unplan(&p);
 }
 
-/* float16 4096^2 column sums: 8 halves (16 bytes) per load, 256-thread CTAs, PyTorch's CTA
- * count for them. */
+/* float16 4096^2 column sums: 4 halves per load as PyTorch, in the wide 512-thread CTAs of an
+ * outer global reduce, one wave of them (8 CTAs per column of 32 output vectors). PyTorch: block
+ * {32, 4}, grid {32, 64}. */
 static void test_tuned_f16_outer(void **state) {
     (void)state;
     tensor_t *in = tensor_from_blob((void *)(uintptr_t)0x100000, 2, (int64_t[]){4096, 4096}, NULL, TENSOR_FLOAT16,
@@ -396,11 +427,11 @@ static void test_tuned_f16_outer(void **state) {
     assert_non_null(it);
     tensor_reduce_config c;
     assert_int_equal(tensor_reduce_config_make(it, &h100, &f16_tuned, &c), TENSOR_OK);
-    assert_int_equal(c.output_vec_size, 8);
+    assert_int_equal(c.output_vec_size, 4);
     assert_int_equal(c.block_width, 32);
-    assert_int_equal(c.block_height, 8);
-    assert_int_equal(c.grid[0], 16);
-    assert_int_equal(c.grid[1], 32);
+    assert_int_equal(c.block_height, 16);
+    assert_int_equal(c.grid[0], 32);
+    assert_int_equal(c.grid[1], 8);
     tensor_iter_free(it);
     tensor_release(out);
     tensor_release(in);
@@ -437,7 +468,7 @@ static const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_tuned_short_rows_vectorised),
     cmocka_unit_test(test_tuned_short_rows_tile),
     cmocka_unit_test(test_tuned_short_rows_scalar),
-    cmocka_unit_test(test_tuned_long_rows_unchanged),
+    cmocka_unit_test(test_tuned_inner_split),
     cmocka_unit_test(test_tuned_outer_wide),
     cmocka_unit_test(test_tuned_f16_outer),
     cmocka_unit_test(test_format_and_errors),
