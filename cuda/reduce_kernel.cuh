@@ -143,6 +143,27 @@ struct Reducer {
         return o[0];
     }
 
+    // How 1a and 1a' cut the row at `data` (p.num_inputs elements): `head` elements before the
+    // first 16-byte aligned one (at most the whole row), then `nvec` whole vectors of IN_VEC
+    // elements, then the tail. One function, so that both paths cut every row the same way.
+    struct RowSplit {
+        uint32_t head, nvec;
+    };
+    __device__ __forceinline__ RowSplit split_row(const scalar_t *data) const {
+        const uint32_t n = p.num_inputs;
+        const uint32_t mis = (uint32_t)(((uintptr_t)data / sizeof(scalar_t)) % IN_VEC);
+        uint32_t head = mis == 0 ? 0u : (uint32_t)IN_VEC - mis;
+        if (head > n) head = n;
+        return {head, (n - head) / IN_VEC};
+    }
+
+    // The head into h, then the tail into t (element by element, in index order): the part of
+    // the row no vector covers. Only the thread of input_idx 0 calls it.
+    __device__ __forceinline__ void fold_head_tail(const scalar_t *data, RowSplit s, acc_t &h, acc_t &t) const {
+        for (uint32_t i = 0; i < s.head; i++) h = red(h, Op::load(data[i]), i);
+        for (uint32_t i = s.head + s.nvec * IN_VEC; i < p.num_inputs; i++) t = red(t, Op::load(data[i]), i);
+    }
+
     // ---- 1a. thread reduce along a contiguous reduced dim, 16-byte loads ----
     // Lanes stride over the row in vectors. The row need not be 16-byte aligned (a narrowed
     // view, an odd row length): the whole vectors start at the first aligned element; the
@@ -151,11 +172,9 @@ struct Reducer {
     __device__ acc_t vectorized_thread_reduce(const char *base, uint32_t input_idx) const {
         if constexpr (is_byte_sum<Op>::value) return byte_sum_thread_reduce(base, input_idx);
         const scalar_t *data = reinterpret_cast<const scalar_t *>(base);
-        const uint32_t n = p.num_inputs, step = (uint32_t)p.cfg.step_input;
-        const uint32_t mis = (uint32_t)(((uintptr_t)data / sizeof(scalar_t)) % IN_VEC);
-        uint32_t head = mis == 0 ? 0u : (uint32_t)IN_VEC - mis;
-        if (head > n) head = n;
-        const uint32_t nvec = (n - head) / IN_VEC;
+        const uint32_t step = (uint32_t)p.cfg.step_input;
+        const RowSplit s = split_row(data);
+        const uint32_t head = s.head, nvec = s.nvec;
         const LoadVec<scalar_t, IN_VEC> *vdata = reinterpret_cast<const LoadVec<scalar_t, IN_VEC> *>(data + head);
         acc_t acc[NACC];
 #pragma unroll
@@ -179,10 +198,7 @@ struct Reducer {
             for (int i = 0; i < IN_VEC; i++)
                 acc[i % NACC] = red(acc[i % NACC], Op::load(a.v[i]), head + idx * IN_VEC + i);
         }
-        if (input_idx == 0) {
-            for (uint32_t i = 0; i < head; i++) acc[0] = red(acc[0], Op::load(data[i]), i);
-            for (uint32_t i = head + nvec * IN_VEC; i < n; i++) acc[1] = red(acc[1], Op::load(data[i]), i);
-        }
+        if (input_idx == 0) fold_head_tail(data, s, acc[0], acc[1]);
 #pragma unroll
         for (int i = 1; i < NACC; i++) acc[0] = Op::combine(acc[0], acc[i]);
         return acc[0];
@@ -197,12 +213,10 @@ struct Reducer {
     __device__ acc_t byte_sum_thread_reduce(const char *base, uint32_t input_idx) const {
         static_assert(sizeof(scalar_t) == 1 && IN_VEC == 16, "byte sums load 16 bytes");
         const scalar_t *data = reinterpret_cast<const scalar_t *>(base);
-        const uint32_t n = p.num_inputs, step = (uint32_t)p.cfg.step_input;
-        const uint32_t mis = (uint32_t)((uintptr_t)data % 16u);
-        uint32_t head = mis == 0 ? 0u : 16u - mis;
-        if (head > n) head = n;
-        const uint32_t nvec = (n - head) / 16u;
-        const uint4 *vdata = reinterpret_cast<const uint4 *>(data + head);
+        const uint32_t step = (uint32_t)p.cfg.step_input;
+        const RowSplit s = split_row(data);
+        const uint32_t nvec = s.nvec;
+        const uint4 *vdata = reinterpret_cast<const uint4 *>(data + s.head);
         int32_t part[4] = {0, 0, 0, 0};
         acc_t total = Op::identity();
         uint32_t idx = input_idx, since_fold = 0;
@@ -230,10 +244,7 @@ struct Reducer {
             part[3] = dp4_sum(a.w, part[3], (scalar_t *)nullptr);
         }
         total = Op::combine(total, (acc_t)part[0] + (acc_t)part[1] + (acc_t)part[2] + (acc_t)part[3]);
-        if (input_idx == 0) {
-            for (uint32_t i = 0; i < head; i++) total = red(total, Op::load(data[i]), i);
-            for (uint32_t i = head + nvec * 16u; i < n; i++) total = red(total, Op::load(data[i]), i);
-        }
+        if (input_idx == 0) fold_head_tail(data, s, total, total);
         return total;
     }
 

@@ -656,15 +656,12 @@ tensor_status sum_like(tensor_iter_t *iter, Act &a) {
     return not_instantiated(iter, a);
 }
 
-// amax/amin: the output has the input's dtype; values are compared in the functor's value
-// type (exact for every dtype: float16/bfloat16/float8 widen to float exactly).
+// The extremes (amax/amin here, max_dim/min_dim in reduce_ops_two.cu): every input dtype,
+// the values output in it, compared in the functor's value type: I64 for integers and bool,
+// F64 for float64, F32 for the other floats (exact for every dtype: float16/bfloat16/float8
+// widen to float exactly). One switch for both, so that they instantiate the same kernels.
 template <class F32, class F64, class I64>
-tensor_status minmax_like(tensor_iter_t *iter, Act &a) {
-    tensor_status st = check_iter(iter, 1, a.func);
-    if (st != TENSOR_OK) return st;
-    if (tensor_iter_numel(iter) == 0) return TENSOR_OK;
-    const tensor_dtype in = iter->operands[1].dtype, out = iter->operands[0].dtype;
-    if (in != out) return not_instantiated(iter, a);
+tensor_status extreme_by_dtype(tensor_iter_t *iter, Act &a, tensor_dtype in) {
     switch (in) {
     case TENSOR_BOOL: return act<Op<I64, Bool, Bool>>(iter, a);
     case TENSOR_UINT8: return act<Op<I64, uint8_t, uint8_t>>(iter, a);
@@ -680,6 +677,17 @@ tensor_status minmax_like(tensor_iter_t *iter, Act &a) {
     case TENSOR_FLOAT8_E5M2: return act<Op<F32, E5M2, E5M2>>(iter, a);
     default: return not_instantiated(iter, a);
     }
+}
+
+// amax/amin: the output has the input's dtype (extreme_by_dtype).
+template <class F32, class F64, class I64>
+tensor_status minmax_like(tensor_iter_t *iter, Act &a) {
+    tensor_status st = check_iter(iter, 1, a.func);
+    if (st != TENSOR_OK) return st;
+    if (tensor_iter_numel(iter) == 0) return TENSOR_OK;
+    const tensor_dtype in = iter->operands[1].dtype, out = iter->operands[0].dtype;
+    if (in != out) return not_instantiated(iter, a);
+    return extreme_by_dtype<F32, F64, I64>(iter, a, in);
 }
 
 // norm (float inputs only, ops/ rejects the others): float16/bfloat16 accumulate in float32

@@ -7,7 +7,7 @@
 namespace {
 
 // max_dim / min_dim: every input dtype (bool included: torch.max(bool tensor, dim) works),
-// compared exactly in its value type.
+// compared exactly in its value type (extreme_by_dtype, as amax/amin), plus int64 indices.
 template <class F32, class F64, class I64>
 tensor_status minmax_dim(tensor_iter_t *iter, Act &a) {
     tensor_status st = check_iter(iter, 2, a.func);
@@ -15,21 +15,7 @@ tensor_status minmax_dim(tensor_iter_t *iter, Act &a) {
     if (tensor_iter_numel(iter) == 0) return TENSOR_OK;
     const tensor_dtype in = iter->operands[2].dtype;
     if (iter->operands[0].dtype != in || iter->operands[1].dtype != TENSOR_INT64) return not_instantiated(iter, a);
-    switch (in) {
-    case TENSOR_BOOL: return act<Op<I64, Bool, Bool>>(iter, a);
-    case TENSOR_UINT8: return act<Op<I64, uint8_t, uint8_t>>(iter, a);
-    case TENSOR_INT8: return act<Op<I64, int8_t, int8_t>>(iter, a);
-    case TENSOR_INT16: return act<Op<I64, int16_t, int16_t>>(iter, a);
-    case TENSOR_INT32: return act<Op<I64, int32_t, int32_t>>(iter, a);
-    case TENSOR_INT64: return act<Op<I64, int64_t, int64_t>>(iter, a);
-    case TENSOR_FLOAT32: return act<Op<F32, float, float>>(iter, a);
-    case TENSOR_FLOAT64: return act<Op<F64, double, double>>(iter, a);
-    case TENSOR_FLOAT16: return act<Op<F32, Half, Half>>(iter, a);
-    case TENSOR_BFLOAT16: return act<Op<F32, BFloat16, BFloat16>>(iter, a);
-    case TENSOR_FLOAT8_E4M3FN: return act<Op<F32, E4M3, E4M3>>(iter, a);
-    case TENSOR_FLOAT8_E5M2: return act<Op<F32, E5M2, E5M2>>(iter, a);
-    default: return not_instantiated(iter, a);
-    }
+    return extreme_by_dtype<F32, F64, I64>(iter, a, in);
 }
 
 // var_mean: float inputs (ops/ rejects the others); both outputs in float_result_dtype (the

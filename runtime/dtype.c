@@ -223,13 +223,28 @@ static int64_t f64_to_i64(double x) {
     return (x >= -9223372036854775808.0 && x < 9223372036854775808.0) ? (int64_t)x : INT64_MIN;
 }
 
-static uint16_t load_u16(const void *p) {
-    uint16_t v;
-    memcpy(&v, p, sizeof v);
-    return v;
-}
-
-static void store_u16(void *p, uint16_t v) { memcpy(p, &v, sizeof v); }
+/* One load or store of each width the switches below need, so that each case is one line. */
+#define DTYPE_LOAD(name, T)                                                                      \
+    static T load_##name(const void *p) {                                                        \
+        T v;                                                                                     \
+        memcpy(&v, p, sizeof v);                                                                 \
+        return v;                                                                                \
+    }
+#define DTYPE_STORE(name, T) \
+    static void store_##name(void *p, T v) { memcpy(p, &v, sizeof v); }
+DTYPE_LOAD(u16, uint16_t)
+DTYPE_LOAD(i16, int16_t)
+DTYPE_LOAD(i32, int32_t)
+DTYPE_LOAD(i64, int64_t)
+DTYPE_LOAD(f32, float)
+DTYPE_LOAD(f64, double)
+DTYPE_STORE(u16, uint16_t)
+DTYPE_STORE(u32, uint32_t)
+DTYPE_STORE(u64, uint64_t)
+DTYPE_STORE(f32, float)
+DTYPE_STORE(f64, double)
+#undef DTYPE_LOAD
+#undef DTYPE_STORE
 
 /* Integer dtypes keep the low bits of value: two's complement wrap, done on unsigned types
  * because a narrowing signed conversion is implementation-defined in C. */
@@ -240,12 +255,8 @@ static void store_wrapped(tensor_dtype dtype, void *dst, int64_t value) {
     case TENSOR_UINT8:
     case TENSOR_INT8: *(unsigned char *)dst = (unsigned char)u; break;
     case TENSOR_INT16: store_u16(dst, (uint16_t)u); break;
-    case TENSOR_INT32: {
-        const uint32_t v = (uint32_t)u;
-        memcpy(dst, &v, sizeof v);
-        break;
-    }
-    case TENSOR_INT64: memcpy(dst, &u, sizeof u); break;
+    case TENSOR_INT32: store_u32(dst, (uint32_t)u); break;
+    case TENSOR_INT64: store_u64(dst, u); break;
     default: break;
     }
 }
@@ -255,16 +266,8 @@ double tensor_dtype_load_double(tensor_dtype dtype, const void *src) {
     switch (dtype) {
     case TENSOR_FLOAT16: return tensor_f16_to_f32(load_u16(src));
     case TENSOR_BFLOAT16: return tensor_bf16_to_f32(load_u16(src));
-    case TENSOR_FLOAT32: {
-        float v;
-        memcpy(&v, src, sizeof v);
-        return v;
-    }
-    case TENSOR_FLOAT64: {
-        double v;
-        memcpy(&v, src, sizeof v);
-        return v;
-    }
+    case TENSOR_FLOAT32: return load_f32(src);
+    case TENSOR_FLOAT64: return load_f64(src);
     case TENSOR_FLOAT8_E4M3FN: return tensor_e4m3fn_to_f32(*(const unsigned char *)src);
     case TENSOR_FLOAT8_E5M2: return tensor_e5m2_to_f32(*(const unsigned char *)src);
     default: return (double)tensor_dtype_load_int64(dtype, src);
@@ -280,12 +283,8 @@ void tensor_dtype_store_double(tensor_dtype dtype, void *dst, double value) {
     case TENSOR_BOOL: *(unsigned char *)dst = value != 0; break; /* NaN is true, as in torch */
     case TENSOR_FLOAT16: store_u16(dst, tensor_f32_to_f16((float)value)); break;
     case TENSOR_BFLOAT16: store_u16(dst, tensor_f32_to_bf16((float)value)); break;
-    case TENSOR_FLOAT32: {
-        const float v = (float)value;
-        memcpy(dst, &v, sizeof v);
-        break;
-    }
-    case TENSOR_FLOAT64: memcpy(dst, &value, sizeof value); break;
+    case TENSOR_FLOAT32: store_f32(dst, (float)value); break;
+    case TENSOR_FLOAT64: store_f64(dst, value); break;
     case TENSOR_FLOAT8_E4M3FN: *(unsigned char *)dst = tensor_f32_to_e4m3fn((float)value); break;
     case TENSOR_FLOAT8_E5M2: *(unsigned char *)dst = tensor_f32_to_e5m2((float)value); break;
     default: store_wrapped(dtype, dst, f64_to_i64(value)); break;
@@ -299,21 +298,9 @@ int64_t tensor_dtype_load_int64(tensor_dtype dtype, const void *src) {
     case TENSOR_BOOL: return *(const unsigned char *)src != 0;
     case TENSOR_UINT8: return *(const unsigned char *)src;
     case TENSOR_INT8: return (int8_t)*(const unsigned char *)src;
-    case TENSOR_INT16: {
-        int16_t v;
-        memcpy(&v, src, sizeof v);
-        return v;
-    }
-    case TENSOR_INT32: {
-        int32_t v;
-        memcpy(&v, src, sizeof v);
-        return v;
-    }
-    case TENSOR_INT64: {
-        int64_t v;
-        memcpy(&v, src, sizeof v);
-        return v;
-    }
+    case TENSOR_INT16: return load_i16(src);
+    case TENSOR_INT32: return load_i32(src);
+    case TENSOR_INT64: return load_i64(src);
     default:
         if (!tensor_dtype_is_floating(dtype)) return 0;
         return f64_to_i64(tensor_dtype_load_double(dtype, src));
@@ -327,16 +314,8 @@ void tensor_dtype_store_int64(tensor_dtype dtype, void *dst, int64_t value) {
     switch (dtype) {
     case TENSOR_FLOAT16: store_u16(dst, tensor_f32_to_f16((float)value)); break;
     case TENSOR_BFLOAT16: store_u16(dst, tensor_f32_to_bf16((float)value)); break;
-    case TENSOR_FLOAT32: {
-        const float v = (float)value;
-        memcpy(dst, &v, sizeof v);
-        break;
-    }
-    case TENSOR_FLOAT64: {
-        const double v = (double)value;
-        memcpy(dst, &v, sizeof v);
-        break;
-    }
+    case TENSOR_FLOAT32: store_f32(dst, (float)value); break;
+    case TENSOR_FLOAT64: store_f64(dst, (double)value); break;
     case TENSOR_FLOAT8_E4M3FN: *(unsigned char *)dst = tensor_f32_to_e4m3fn((float)value); break;
     case TENSOR_FLOAT8_E5M2: *(unsigned char *)dst = tensor_f32_to_e5m2((float)value); break;
     default: store_wrapped(dtype, dst, value); break;

@@ -269,17 +269,23 @@ tensor_t *tensor_reshape(const tensor_t *t, int ndim, const int64_t *sizes) {
     return view_or_copy(t, ndim, sizes, true, "tensor_reshape");
 }
 
-tensor_t *tensor_squeeze(const tensor_t *t) {
-    const char *func = "tensor_squeeze";
-    CHECK_T(t, func);
+/* The view of t without some of its size-1 dims: every one (only < 0), or dim `only` (which
+ * the caller has checked is of size 1). */
+static tensor_t *squeezed_view(const tensor_t *t, int only, const char *func) {
     int64_t sizes[TENSOR_MAX_DIMS], strides[TENSOR_MAX_DIMS];
     int n = 0;
     for (int i = 0; i < t->ndim; i++) {
-        if (t->sizes[i] == 1) continue;
+        if (only < 0 ? t->sizes[i] == 1 : i == only) continue;
         sizes[n] = t->sizes[i];
         strides[n++] = t->strides[i];
     }
     return view_of(t, t->offset, n, sizes, strides, func);
+}
+
+tensor_t *tensor_squeeze(const tensor_t *t) {
+    const char *func = "tensor_squeeze";
+    CHECK_T(t, func);
+    return squeezed_view(t, -1, func);
 }
 
 tensor_t *tensor_squeeze_dim(const tensor_t *t, int dim) {
@@ -288,14 +294,7 @@ tensor_t *tensor_squeeze_dim(const tensor_t *t, int dim) {
     int d = 0;
     if (tensor_wrap_dim(dim, t->ndim, true, &d, func) != TENSOR_OK) return NULL;
     if (t->ndim == 0 || t->sizes[d] != 1) return view_of(t, t->offset, t->ndim, t->sizes, t->strides, func);
-    int64_t sizes[TENSOR_MAX_DIMS], strides[TENSOR_MAX_DIMS];
-    int n = 0;
-    for (int i = 0; i < t->ndim; i++) {
-        if (i == d) continue;
-        sizes[n] = t->sizes[i];
-        strides[n++] = t->strides[i];
-    }
-    return view_of(t, t->offset, n, sizes, strides, func);
+    return squeezed_view(t, d, func);
 }
 
 tensor_t *tensor_unsqueeze(const tensor_t *t, int dim) {

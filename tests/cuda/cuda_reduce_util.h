@@ -4,7 +4,7 @@
  * accumulator's epsilon for float sums and moments (the two backends add in different orders).
  * NaN equals NaN (the bits of a NaN differ between x86 and the GPU). Errors must agree too:
  * when the CPU refuses a call (amax over an empty dim), CUDA must refuse it with the same
- * status. */
+ * status. Random tensors, transfers and views come from cuda_test_util.h (every CUDA test's). */
 #ifndef TENSOR_TEST_CUDA_REDUCE_UTIL_H
 #define TENSOR_TEST_CUDA_REDUCE_UTIL_H
 
@@ -16,27 +16,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "test_main.h"
-
-#if TENSOR_HAVE_CUDA
-#include "cuda/reduce_host.h"
-#endif
-
-static inline uint64_t cr_rng(uint64_t *s) {
-    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
+#include "cuda_test_util.h"
 
 static inline bool cr_is_float(tensor_dtype d) { return tensor_dtype_is_floating(d); }
-
-/* TENSOR_TEST_QUICK=1 (scripts/device.sh sets it for the compute-sanitizer runs, which are
- * 10-100x slower): fewer dtypes and smaller shapes. */
-static inline bool cr_quick(void) {
-    const char *q = getenv("TENSOR_TEST_QUICK");
-    return q != NULL && q[0] == '1';
-}
 
 /* How input values are drawn. */
 typedef enum {
@@ -48,8 +30,8 @@ typedef enum {
     M_ONES      /* 1 */
 } value_mode;
 
-static inline void cr_store_value(tensor_dtype dt, void *p, uint64_t r, value_mode mode) {
-    size_t es = tensor_dtype_size(dt);
+/* A ct_store_fn: `mode` is a value_mode. */
+static inline void cr_store_value(tensor_dtype dt, void *p, uint64_t r, int mode) {
     double v;
     switch (mode) {
     case M_SMALLINT: v = (double)(int)(r % 5) - 2.0; break;
@@ -63,63 +45,19 @@ static inline void cr_store_value(tensor_dtype dt, void *p, uint64_t r, value_mo
         }
         /* fall through */
     default:
-        if (cr_is_float(dt)) {
-            tensor_dtype_store_double(dt, p, (double)(r >> 11) / 9007199254740992.0 * 2.0 - 1.0);
-        } else if (dt == TENSOR_BOOL) {
-            *(unsigned char *)p = (unsigned char)(r & 1);
-        } else {
-            uint64_t bits = cr_rng(&r);
-            memcpy(p, &bits, es); /* little-endian: the low bytes, any value of the type */
-        }
+        /* Integers: the low bytes of a second word mixed from r, as these tests have always
+         * drawn them (the same inputs, so the same cases). */
+        if (!cr_is_float(dt) && dt != TENSOR_BOOL) r = ct_rng(&r);
+        ct_store_uniform(dt, p, r, 0);
         return;
     }
     if (dt == TENSOR_BOOL) *(unsigned char *)p = (unsigned char)(v != 0.0);
     else tensor_dtype_store_double(dt, p, v);
 }
 
-/* A contiguous CPU tensor with fresh values (ndim 0: one element). */
+/* A contiguous CPU tensor with fresh values drawn in `mode` (ndim 0: one element). */
 static inline tensor_t *cr_random_cpu(int ndim, const int64_t *sizes, tensor_dtype dt, uint64_t seed, value_mode mode) {
-    int64_t n = 1;
-    for (int d = 0; d < ndim; d++) n *= sizes[d];
-    size_t es = tensor_dtype_size(dt);
-    unsigned char *buf = malloc((size_t)(n > 0 ? n : 1) * es);
-    assert_non_null(buf);
-    for (int64_t i = 0; i < n; i++) cr_store_value(dt, buf + (size_t)i * es, cr_rng(&seed), mode);
-    tensor_t *t = tensor_from_buffer(buf, ndim, sizes, dt, tensor_cpu());
-    free(buf);
-    assert_non_null(t);
-    return t;
-}
-
-static inline void *cr_download(const tensor_t *t) {
-    size_t n = (size_t)tensor_numel(t) * tensor_dtype_size(tensor_get_dtype(t));
-    void *p = malloc(n ? n : 1);
-    assert_non_null(p);
-    if (n > 0 && tensor_to_buffer(t, p, n) != TENSOR_OK) fail_msg("to_buffer: %s", tensor_last_error());
-    return p;
-}
-
-/* A view of `base` (same layout on either device). */
-typedef enum { V_NONE, V_TRANSPOSE, V_NARROW0, V_NARROW_LAST, V_EXPAND0 } view_kind;
-
-static inline tensor_t *cr_make_view(const tensor_t *base, view_kind v, int64_t expand_to) {
-    int nd = tensor_ndim(base);
-    switch (v) {
-    case V_TRANSPOSE: return tensor_transpose(base, 0, nd - 1);
-    case V_NARROW0: return tensor_narrow(base, 0, 1, tensor_size(base, 0) - 1);
-    case V_NARROW_LAST: return tensor_narrow(base, nd - 1, 1, tensor_size(base, nd - 1) - 1);
-    case V_EXPAND0: {
-        int64_t sizes[TENSOR_MAX_DIMS];
-        for (int d = 0; d < nd; d++) sizes[d] = tensor_size(base, d);
-        sizes[0] = expand_to; /* base has size 1 on dim 0 */
-        return tensor_expand(base, nd, sizes);
-    }
-    default: {
-        tensor_t *t = (tensor_t *)base;
-        tensor_retain(t);
-        return t;
-    }
-    }
+    return ct_random_cpu(ndim, sizes, dt, seed, cr_store_value, (int)mode);
 }
 
 /* Every reduction of ops/ops.h. */
@@ -298,11 +236,9 @@ static inline bool cr_soft(void) {
 static inline void cr_compare(const op_spec *s, int which, const tensor_t *cr, const tensor_t *gr, int64_t terms,
                               double mag, const char *what) {
     tensor_dtype odt = tensor_get_dtype(cr);
-    assert_int_equal(odt, tensor_get_dtype(gr));
-    assert_int_equal(tensor_ndim(cr), tensor_ndim(gr));
-    for (int d = 0; d < tensor_ndim(cr); d++) assert_int_equal(tensor_size(cr, d), tensor_size(gr, d));
+    ct_assert_same_shape(cr, gr, what);
     int64_t n = tensor_numel(cr);
-    void *a = cr_download(cr), *b = cr_download(gr);
+    void *a = ct_download(cr), *b = ct_download(gr);
     size_t es = tensor_dtype_size(odt);
     cmp_kind k = cr_cmp_kind(s, which, odt);
     for (int64_t i = 0; i < n; i++) {
@@ -365,14 +301,53 @@ static inline void cr_check_inputs(const op_spec *s, const tensor_t *ci, const t
     }
 }
 
+/* The sum engine's tests (test_cuda_reduce.c, test_cuda_reduce_paths.c) use a simpler bound
+ * than cr_tol: their float inputs are uniform in [-1, 1). For a sum of `terms` such values
+ * accumulated in the output's accumulator, plus the rounding of the result to the output
+ * dtype (a product of them only shrinks: the sum's bound is loose enough for it too). */
+static inline double cr_sum_tol(tensor_dtype out, int64_t terms, double ref) {
+    double eps_acc = out == TENSOR_FLOAT64 ? 2.3e-16 : 1.2e-7;
+    double eps_out = out == TENSOR_FLOAT16 ? 9.8e-4 : out == TENSOR_BFLOAT16 ? 7.9e-3 : eps_acc;
+    return 4.0 * eps_acc * (double)terms + 2.0 * eps_out * fabs(ref) + 1e-30;
+}
+
+/* Compares the CPU result cr of a reduction of the input ci with the CUDA result gr: bit for
+ * bit when `exact` (extremes) or for integer and bool outputs; else within cr_sum_tol of the
+ * number of reduced terms, or of 16 terms for a mean (the sum's error divided by the count:
+ * a tight absolute bound, so that a wrong divisor is caught). */
+static inline void cr_compare_sum(const tensor_t *ci, const tensor_t *cr, const tensor_t *gr, bool exact, bool mean,
+                                  const char *what) {
+    tensor_dtype odt = tensor_get_dtype(cr);
+    assert_int_equal(odt, tensor_get_dtype(gr));
+    assert_int_equal(tensor_numel(cr), tensor_numel(gr));
+    int64_t n = tensor_numel(cr), terms = tensor_numel(ci) / (n > 0 ? n : 1);
+    void *a = ct_download(cr), *b = ct_download(gr);
+    size_t es = tensor_dtype_size(odt);
+    for (int64_t i = 0; i < n; i++) {
+        const char *pa = (const char *)a + (size_t)i * es, *pb = (const char *)b + (size_t)i * es;
+        if (!cr_is_float(odt) || exact) {
+            if (memcmp(pa, pb, es) != 0)
+                fail_msg("%s, output %lld of %lld (%lld terms): cpu %.17g, cuda %.17g", what, (long long)i,
+                         (long long)n, (long long)terms, tensor_dtype_load_double(odt, pa),
+                         tensor_dtype_load_double(odt, pb));
+        } else {
+            double x = tensor_dtype_load_double(odt, pa), y = tensor_dtype_load_double(odt, pb);
+            if (!(fabs(x - y) <= cr_sum_tol(odt, mean ? 16 : terms, x)))
+                fail_msg("%s, output %lld of %lld (%lld terms): cpu %.9g, cuda %.9g", what, (long long)i, (long long)n,
+                         (long long)terms, x, y);
+        }
+    }
+    free(a);
+    free(b);
+}
+
 /* Fresh values of `dt` in `mode`, the same view on both devices, then cr_check_inputs. */
 static inline void cr_check(const op_spec *s, int ndim, const int64_t *sizes, tensor_dtype dt, const int *dims,
                             int ndims, bool keepdim, view_kind view, int64_t expand_to, uint64_t seed, value_mode mode,
                             const char *what) {
     tensor_t *cpu_base = cr_random_cpu(ndim, sizes, dt, seed, mode);
-    tensor_t *gpu_base = tensor_to_device(cpu_base, tensor_cuda(0));
-    if (gpu_base == NULL) fail_msg("to_device: %s", tensor_last_error());
-    tensor_t *ci = cr_make_view(cpu_base, view, expand_to), *gi = cr_make_view(gpu_base, view, expand_to);
+    tensor_t *gpu_base = ct_to_gpu(cpu_base);
+    tensor_t *ci = ct_make_view(cpu_base, view, expand_to), *gi = ct_make_view(gpu_base, view, expand_to);
     assert_non_null(ci);
     assert_non_null(gi);
     cr_check_inputs(s, ci, gi, dims, ndims, keepdim, what);
@@ -413,14 +388,10 @@ __attribute__((unused)) static const tensor_dtype cr_all_dtypes[] = {TENSOR_FLOA
                                              TENSOR_INT8, TENSOR_INT16, TENSOR_INT32, TENSOR_INT64};
 #define CR_NUM_DTYPES ((int)(sizeof cr_all_dtypes / sizeof cr_all_dtypes[0]))
 
-/* Group teardown: give back the engine's semaphores and the cached blocks, so that
- * compute-sanitizer's leak check sees nothing left whichever group runs last. */
+/* Group teardown: ct_release_cached, then the CR_SOFT verdict. */
 static inline int cr_release_scratch(void **state) {
     (void)state;
-#if TENSOR_HAVE_CUDA
-    tensor_cuda_reduce_release_scratch();
-#endif
-    if (tensor_cuda_empty_cache() != TENSOR_OK) return -1;
+    if (ct_release_cached() != TENSOR_OK) return -1;
     if (cr_soft_mismatches > 0) {
         print_message("CR_SOFT: %d mismatch(es) in this group\n", cr_soft_mismatches);
         return -1;

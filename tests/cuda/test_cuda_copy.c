@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "test_main.h"
+#include "cuda_test_util.h"
 
 #if TENSOR_HAVE_CUDA
 #include "cuda/cuda_backend.h"
@@ -19,72 +19,40 @@
 
 TENSOR_TEST_NEEDS_GPU()
 
-static uint64_t rng(uint64_t *s) {
-    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-
-static bool quick(void) {
-    const char *q = getenv("TENSOR_TEST_QUICK");
-    return q != NULL && q[0] == '1';
-}
-
-/* Values that exercise every conversion: floats spread over many magnitudes and signs (some
- * beyond the narrow formats' ranges, some tiny), NaN, +-Inf, -0; integers over the whole range
- * of the type (int64 beyond 2^53 too). */
-static tensor_t *random_cpu(int ndim, const int64_t *sizes, tensor_dtype dt, uint64_t seed) {
-    int64_t n = 1;
-    for (int d = 0; d < ndim; d++) n *= sizes[d];
-    size_t es = tensor_dtype_size(dt);
-    unsigned char *buf = malloc((size_t)(n > 0 ? n : 1) * es);
-    assert_non_null(buf);
-    for (int64_t i = 0; i < n; i++) {
-        uint64_t r = rng(&seed);
-        void *p = buf + (size_t)i * es;
-        if (tensor_dtype_is_floating(dt)) {
-            double v;
-            switch (r % 16) {
-            case 0: v = NAN; break;
-            case 1: v = (r & 16) ? INFINITY : -INFINITY; break;
-            case 2: v = -0.0; break;
-            default: {
-                double m = (double)(r >> 11) / 9007199254740992.0 * 2.0 - 1.0;
-                int e = (int)((r >> 4) % 48) - 24; /* 2^-24 .. 2^23: overflows float8, not float16 */
-                v = ldexp(m, e);
-            }
-            }
-            tensor_dtype_store_double(dt, p, v);
-        } else if (dt == TENSOR_BOOL) {
-            *(unsigned char *)p = (unsigned char)(r & 1);
-        } else {
-            memcpy(p, &r, es); /* little-endian: the low bytes, any value of the type */
+/* Values that exercise every conversion (a ct_store_fn): floats spread over many magnitudes
+ * and signs (some beyond the narrow formats' ranges, some tiny), NaN, +-Inf, -0; integers
+ * over the whole range of the type (int64 beyond 2^53 too). */
+static void store_spread(tensor_dtype dt, void *p, uint64_t r, int mode) {
+    (void)mode;
+    if (tensor_dtype_is_floating(dt)) {
+        double v;
+        switch (r % 16) {
+        case 0: v = NAN; break;
+        case 1: v = (r & 16) ? INFINITY : -INFINITY; break;
+        case 2: v = -0.0; break;
+        default: {
+            double m = (double)(r >> 11) / 9007199254740992.0 * 2.0 - 1.0;
+            int e = (int)((r >> 4) % 48) - 24; /* 2^-24 .. 2^23: overflows float8, not float16 */
+            v = ldexp(m, e);
         }
+        }
+        tensor_dtype_store_double(dt, p, v);
+    } else {
+        ct_store_uniform(dt, p, r, 0); /* bool 0/1; integers: the low bytes of r */
     }
-    tensor_t *t = tensor_from_buffer(buf, ndim, sizes, dt, tensor_cpu());
-    free(buf);
-    assert_non_null(t);
-    return t;
 }
 
-static void *download(const tensor_t *t) {
-    size_t n = (size_t)tensor_numel(t) * tensor_dtype_size(tensor_get_dtype(t));
-    void *p = malloc(n ? n : 1);
-    assert_non_null(p);
-    if (tensor_to_buffer(t, p, n) != TENSOR_OK) fail_msg("to_buffer: %s", tensor_last_error());
-    return p;
+static tensor_t *random_cpu(int ndim, const int64_t *sizes, tensor_dtype dt, uint64_t seed) {
+    return ct_random_cpu(ndim, sizes, dt, seed, store_spread, 0);
 }
 
 /* Bitwise equal, except that two NaNs of a float dtype are equal whatever their payloads. */
 static void assert_same(const tensor_t *cpu, const tensor_t *gpu, const char *what) {
-    assert_int_equal(tensor_get_dtype(cpu), tensor_get_dtype(gpu));
-    assert_int_equal(tensor_ndim(cpu), tensor_ndim(gpu));
-    for (int d = 0; d < tensor_ndim(cpu); d++) assert_int_equal(tensor_size(cpu, d), tensor_size(gpu, d));
+    ct_assert_same_shape(cpu, gpu, what);
     assert_true(tensor_is_contiguous(gpu));
     tensor_dtype dt = tensor_get_dtype(cpu);
     size_t es = tensor_dtype_size(dt);
-    unsigned char *a = download(cpu), *b = download(gpu);
+    unsigned char *a = ct_download(cpu), *b = ct_download(gpu);
     for (int64_t i = 0; i < tensor_numel(cpu); i++) {
         const unsigned char *pa = a + (size_t)i * es, *pb = b + (size_t)i * es;
         if (memcmp(pa, pb, es) == 0) continue;
@@ -146,8 +114,7 @@ static void check_copy(tensor_dtype src, tensor_dtype dst, layout l, int64_t row
     int64_t s[2];
     base_shape(l, rows, cols, s);
     tensor_t *cb = random_cpu(2, s, src, seed);
-    tensor_t *gb = tensor_to_device(cb, tensor_cuda(0));
-    assert_non_null(gb);
+    tensor_t *gb = ct_to_gpu(cb);
     tensor_t *cv = view_of(cb, l, rows), *gv = view_of(gb, l, rows);
     assert_non_null(cv);
     assert_non_null(gv);
@@ -175,7 +142,7 @@ static void test_all_pairs_all_layouts(void **state) {
     uint64_t seed = 1;
     for (int a = 0; a < TENSOR_NUM_DTYPES; a++)
         for (int b = 0; b < TENSOR_NUM_DTYPES; b++) {
-            if (quick() && a != b && !(a == TENSOR_FLOAT32 && (b == TENSOR_BFLOAT16 || b == TENSOR_INT8))) continue;
+            if (ct_quick() && a != b && !(a == TENSOR_FLOAT32 && (b == TENSOR_BFLOAT16 || b == TENSOR_INT8))) continue;
             for (int l = 0; l < L_NUM; l++) check_copy((tensor_dtype)a, (tensor_dtype)b, (layout)l, 37, 29, seed++);
         }
 }
@@ -192,7 +159,7 @@ static void test_edges(void **state) {
     uint64_t seed = 1000;
     for (size_t p = 0; p < sizeof pairs / sizeof pairs[0]; p++)
         for (size_t k = 0; k < sizeof lens / sizeof lens[0]; k++) {
-            if (quick() && k % 3 != 0) continue;
+            if (ct_quick() && k % 3 != 0) continue;
             check_copy(pairs[p][0], pairs[p][1], L_CONTIG, 3, lens[k], seed++);
             if (lens[k] > 1) check_copy(pairs[p][0], pairs[p][1], L_NARROW, 3, lens[k], seed++);
             check_copy(pairs[p][0], pairs[p][1], L_EXPAND_ROW, 5, lens[k], seed++);
@@ -206,8 +173,7 @@ static void test_contiguous_permuted(void **state) {
     (void)state;
     int64_t s[4] = {3, 4, 5, 6};
     tensor_t *cb = random_cpu(4, s, TENSOR_FLOAT32, 77);
-    tensor_t *gb = tensor_to_device(cb, tensor_cuda(0));
-    assert_non_null(gb);
+    tensor_t *gb = ct_to_gpu(cb);
     tensor_t *same = tensor_contiguous(gb);
     assert_ptr_equal(same, gb);
     tensor_release(same);
@@ -235,22 +201,19 @@ static void test_contiguous_permuted(void **state) {
  * the source row. Skipped under TENSOR_TEST_QUICK (the sanitizer would take minutes). */
 static void test_split_large(void **state) {
     (void)state;
-    if (quick()) return;
+    if (ct_quick()) return;
     const int64_t cols = 1024, rows = (INT64_C(1) << 21) + 3;
     int64_t s[2] = {1, cols};
     tensor_t *cb = random_cpu(2, s, TENSOR_UINT8, 5);
-    tensor_t *gb = tensor_to_device(cb, tensor_cuda(0));
-    assert_non_null(gb);
+    tensor_t *gb = ct_to_gpu(cb);
     int64_t e[2] = {rows, cols};
     tensor_t *gx = tensor_expand(gb, 2, e);
     assert_non_null(gx);
     tensor_t *gi = tensor_to_dtype(gx, TENSOR_INT8); /* a dtype change: the engine, not a memcpy */
     if (gi == NULL) fail_msg("to_dtype: %s", tensor_last_error());
-    unsigned char *row = download(cb);
-    unsigned char *all = download(gi);
-    for (int64_t r = 0; r < rows; r += (r < 16 || r > rows - 16) ? 1 : 4099)
-        if (memcmp(all + r * cols, row, (size_t)cols) != 0) fail_msg("row %lld differs", (long long)r);
-    assert_int_equal(memcmp(all + (rows - 1) * cols, row, (size_t)cols), 0);
+    unsigned char *row = ct_download(cb);
+    unsigned char *all = ct_download(gi);
+    ct_assert_sampled_rows(all, row, rows, cols);
     free(row);
     free(all);
     tensor_release(gi);

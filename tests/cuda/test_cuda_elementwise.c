@@ -15,69 +15,34 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "test_main.h"
+#include "cuda_test_util.h"
 #include "iterator/iterator.h"
 #include "ops/dispatch.h"
 #include "ops/elementwise.h"
 
 TENSOR_TEST_NEEDS_GPU()
 
-static uint64_t rng(uint64_t *s) {
-    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-
-static bool quick(void) {
-    const char *q = getenv("TENSOR_TEST_QUICK");
-    return q != NULL && q[0] == '1';
-}
-
-/* Floats mostly in [-3, 3) with NaN, +-Inf and -0 sprinkled in; integers in [-50, 50] (uint8
- * [0, 100]), or in +-[1, 50] when `nonzero` (integer division); bool 0/1. */
-static tensor_t *random_cpu(int ndim, const int64_t *sizes, tensor_dtype dt, uint64_t seed, bool nonzero) {
-    int64_t n = 1;
-    for (int d = 0; d < ndim; d++) n *= sizes[d];
-    size_t es = tensor_dtype_size(dt);
-    unsigned char *buf = malloc((size_t)(n > 0 ? n : 1) * es);
-    assert_non_null(buf);
-    for (int64_t i = 0; i < n; i++) {
-        uint64_t r = rng(&seed);
-        void *p = buf + (size_t)i * es;
-        if (tensor_dtype_is_floating(dt)) {
-            double v = (double)(r >> 11) / 9007199254740992.0 * 6.0 - 3.0;
-            if (r % 29 == 0) v = NAN;
-            else if (r % 31 == 0) v = (r & 32) ? INFINITY : -INFINITY;
-            else if (r % 37 == 0) v = -0.0;
-            tensor_dtype_store_double(dt, p, v);
-        } else if (dt == TENSOR_BOOL) {
-            *(unsigned char *)p = (unsigned char)(r & 1);
-        } else {
-            int64_t v = (int64_t)(r % 101) - 50;
-            if (dt == TENSOR_UINT8) v += 50;
-            if (nonzero) v = (int64_t)(r % 50) + 1, v = (r & 64) && dt != TENSOR_UINT8 ? -v : v;
-            tensor_dtype_store_int64(dt, p, v);
-        }
+/* A ct_store_fn. Floats mostly in [-3, 3) with NaN, +-Inf and -0 sprinkled in; integers in
+ * [-50, 50] (uint8 [0, 100]), or in +-[1, 50] when `nonzero` (integer division); bool 0/1. */
+static void store_ew_value(tensor_dtype dt, void *p, uint64_t r, int nonzero) {
+    if (tensor_dtype_is_floating(dt)) {
+        double v = (double)(r >> 11) / 9007199254740992.0 * 6.0 - 3.0;
+        if (r % 29 == 0) v = NAN;
+        else if (r % 31 == 0) v = (r & 32) ? INFINITY : -INFINITY;
+        else if (r % 37 == 0) v = -0.0;
+        tensor_dtype_store_double(dt, p, v);
+    } else if (dt == TENSOR_BOOL) {
+        *(unsigned char *)p = (unsigned char)(r & 1);
+    } else {
+        int64_t v = (int64_t)(r % 101) - 50;
+        if (dt == TENSOR_UINT8) v += 50;
+        if (nonzero) v = (int64_t)(r % 50) + 1, v = (r & 64) && dt != TENSOR_UINT8 ? -v : v;
+        tensor_dtype_store_int64(dt, p, v);
     }
-    tensor_t *t = tensor_from_buffer(buf, ndim, sizes, dt, tensor_cpu());
-    free(buf);
-    assert_non_null(t);
-    return t;
 }
 
-static tensor_t *to_gpu(const tensor_t *t) {
-    tensor_t *g = tensor_to_device(t, tensor_cuda(0));
-    if (g == NULL) fail_msg("upload: %s", tensor_last_error());
-    return g;
-}
-
-static void *download(const tensor_t *t) {
-    size_t n = (size_t)tensor_numel(t) * tensor_dtype_size(tensor_get_dtype(t));
-    void *p = malloc(n ? n : 1);
-    assert_non_null(p);
-    if (tensor_to_buffer(t, p, n) != TENSOR_OK) fail_msg("to_buffer: %s", tensor_last_error());
-    return p;
+static tensor_t *random_cpu(int ndim, const int64_t *sizes, tensor_dtype dt, uint64_t seed, bool nonzero) {
+    return ct_random_cpu(ndim, sizes, dt, seed, store_ew_value, nonzero);
 }
 
 /* libm ops: compared within a tolerance (relative, plus a small absolute floor). */
@@ -95,13 +60,11 @@ static bool is_approx(tensor_ew_op op, tensor_dtype out) {
 static void compare(const tensor_t *c, const tensor_t *g, tensor_ew_op op, const char *what) {
     assert_non_null(c);
     if (g == NULL) fail_msg("%s: cuda failed: %s", what, tensor_last_error());
+    ct_assert_same_shape(c, g, what);
     tensor_dtype dt = tensor_get_dtype(c);
-    if (tensor_get_dtype(g) != dt) fail_msg("%s: dtype %s vs %s", what, tensor_dtype_name(dt), tensor_dtype_name(tensor_get_dtype(g)));
-    assert_int_equal(tensor_ndim(c), tensor_ndim(g));
-    for (int d = 0; d < tensor_ndim(c); d++) assert_int_equal(tensor_size(c, d), tensor_size(g, d));
     assert_true(tensor_get_device(g).type == TENSOR_DEVICE_CUDA);
     size_t es = tensor_dtype_size(dt);
-    unsigned char *a = download(c), *b = download(g);
+    unsigned char *a = ct_download(c), *b = ct_download(g);
     bool approx = is_approx(op, dt);
     double rel = dt == TENSOR_FLOAT64 ? 1e-13 : dt == TENSOR_FLOAT16 ? 2e-3 : dt == TENSOR_BFLOAT16 ? 1.6e-2 : 1e-5;
     double abs_floor = dt == TENSOR_FLOAT64 ? 1e-14 : 1e-6;
@@ -121,11 +84,31 @@ static void compare(const tensor_t *c, const tensor_t *g, tensor_ew_op op, const
     free(b);
 }
 
+/* compare, then both results go. */
+static void compare_release(tensor_t *c, tensor_t *g, tensor_ew_op op, const char *what) {
+    compare(c, g, op, what);
+    tensor_release(c);
+    tensor_release(g);
+}
+
+/* The CPU and CUDA results of one call (cst: the status the CPU call left): where the CPU
+ * refused the call, CUDA must refuse it with the same status, else compare. Both results go. */
+static void check_results(tensor_t *c, tensor_status cst, tensor_t *g, tensor_ew_op op, const char *what) {
+    if (c == NULL) {
+        if (g != NULL) fail_msg("%s: the CPU rejects it but CUDA ran it", what);
+        assert_int_equal(tensor_last_status(), cst);
+    } else {
+        compare(c, g, op, what);
+    }
+    tensor_release(c);
+    tensor_release(g);
+}
+
 static const tensor_dtype all_dtypes[] = {TENSOR_FLOAT32, TENSOR_FLOAT16, TENSOR_BFLOAT16, TENSOR_FLOAT64, TENSOR_INT64,
                                           TENSOR_INT32,   TENSOR_INT8,    TENSOR_UINT8,    TENSOR_BOOL};
 #define NUM_DTYPES ((int)(sizeof all_dtypes / sizeof all_dtypes[0]))
 static bool skip_dtype(tensor_dtype dt) {
-    return quick() && !(dt == TENSOR_FLOAT32 || dt == TENSOR_FLOAT16 || dt == TENSOR_INT32 || dt == TENSOR_BOOL);
+    return ct_quick() && !(dt == TENSOR_FLOAT32 || dt == TENSOR_FLOAT16 || dt == TENSOR_INT32 || dt == TENSOR_BOOL);
 }
 
 static bool int_division(tensor_ew_op op) {
@@ -189,20 +172,13 @@ static void check_binary(tensor_ew_op op, tensor_dtype dt, bin_layout l, uint64_
     tensor_t *ca, *cb;
     tensor_scalar sc = tensor_scalar_int(0);
     make_operands(l, dt, seed, int_division(op), &ca, &cb, &sc);
-    tensor_t *ga = to_gpu(ca), *gb = cb ? to_gpu(cb) : NULL;
+    tensor_t *ga = ct_to_gpu(ca), *gb = cb ? ct_to_gpu(cb) : NULL;
     tensor_t *cr = cb ? tensor_binary(op, ca, cb) : tensor_binary_scalar(op, ca, sc);
     tensor_status cst = tensor_last_status();
     tensor_t *gr = gb ? tensor_binary(op, ga, gb) : tensor_binary_scalar(op, ga, sc);
     char what[128];
     snprintf(what, sizeof what, "%s(%s, %s)", tensor_ew_op_name(op), tensor_dtype_name(dt), bin_names[l]);
-    if (cr == NULL) {
-        if (gr != NULL) fail_msg("%s: the CPU rejects it (%s) but CUDA ran it", what, tensor_last_error());
-        assert_int_equal(tensor_last_status(), cst);
-    } else {
-        compare(cr, gr, op, what);
-    }
-    tensor_release(cr);
-    tensor_release(gr);
+    check_results(cr, cst, gr, op, what);
     tensor_release(ca);
     tensor_release(cb);
     tensor_release(ga);
@@ -224,7 +200,7 @@ static void test_binary_ops(void **state) {
         for (int d = 0; d < NUM_DTYPES; d++) {
             if (skip_dtype(all_dtypes[d])) continue;
             for (int l = 0; l < B_NUM; l++) {
-                if (quick() && l == B_LONG) continue;
+                if (ct_quick() && l == B_LONG) continue;
                 check_binary(binary_ops[o], all_dtypes[d], (bin_layout)l, seed += 2);
             }
         }
@@ -239,17 +215,13 @@ static void test_alpha_inplace_out(void **state) {
     for (size_t k = 0; k < sizeof dts / sizeof dts[0]; k++) {
         tensor_dtype dt = dts[k];
         tensor_t *ca = random_cpu(2, s, dt, 100 + k, false), *cb = random_cpu(2, s, dt, 200 + k, false);
-        tensor_t *ga = to_gpu(ca), *gb = to_gpu(cb);
+        tensor_t *ga = ct_to_gpu(ca), *gb = ct_to_gpu(cb);
         tensor_scalar alpha = tensor_dtype_is_floating(dt) ? tensor_scalar_float(0.3) : tensor_scalar_int(-3);
         tensor_t *cr = tensor_add(ca, cb, alpha), *gr = tensor_add(ga, gb, alpha);
-        compare(cr, gr, TENSOR_EW_ADD, "add with alpha");
-        tensor_release(cr);
-        tensor_release(gr);
+        compare_release(cr, gr, TENSOR_EW_ADD, "add with alpha");
         cr = tensor_sub(ca, cb, alpha);
         gr = tensor_sub(ga, gb, alpha);
-        compare(cr, gr, TENSOR_EW_SUB, "sub with alpha");
-        tensor_release(cr);
-        tensor_release(gr);
+        compare_release(cr, gr, TENSOR_EW_SUB, "sub with alpha");
         /* in place: the output is the first input */
         assert_int_equal(tensor_binary_(TENSOR_EW_MUL, ca, cb), TENSOR_OK);
         if (tensor_binary_(TENSOR_EW_MUL, ga, gb) != TENSOR_OK) fail_msg("mul_: %s", tensor_last_error());
@@ -259,9 +231,7 @@ static void test_alpha_inplace_out(void **state) {
         tensor_t *co = tensor_empty(2, s, wide, tensor_cpu()), *go = tensor_empty(2, s, wide, tensor_cuda(0));
         assert_int_equal(tensor_binary_out(TENSOR_EW_ADD, co, ca, cb), TENSOR_OK);
         if (tensor_binary_out(TENSOR_EW_ADD, go, ga, gb) != TENSOR_OK) fail_msg("add out=: %s", tensor_last_error());
-        compare(co, go, TENSOR_EW_ADD, "add out= wider dtype");
-        tensor_release(co);
-        tensor_release(go);
+        compare_release(co, go, TENSOR_EW_ADD, "add out= wider dtype");
         tensor_release(ca);
         tensor_release(cb);
         tensor_release(ga);
@@ -303,23 +273,16 @@ static void test_unary_ops(void **state) {
         for (int d = 0; d < NUM_DTYPES; d++) {
             if (skip_dtype(all_dtypes[d])) continue;
             for (int l = 0; l < U_NUM; l++) {
-                if (quick() && l == U_LONG) continue;
+                if (ct_quick() && l == U_LONG) continue;
                 tensor_ew_op op = unary_ops[o];
                 tensor_t *ca = unary_operand((un_layout)l, all_dtypes[d], seed++);
-                tensor_t *ga = to_gpu(ca);
+                tensor_t *ga = ct_to_gpu(ca);
                 tensor_t *cr = tensor_unary(op, ca);
                 tensor_status cst = tensor_last_status();
                 tensor_t *gr = tensor_unary(op, ga);
                 char what[128];
                 snprintf(what, sizeof what, "%s(%s, %s)", tensor_ew_op_name(op), tensor_dtype_name(all_dtypes[d]), un_names[l]);
-                if (cr == NULL) {
-                    if (gr != NULL) fail_msg("%s: the CPU rejects it but CUDA ran it", what);
-                    assert_int_equal(tensor_last_status(), cst);
-                } else {
-                    compare(cr, gr, op, what);
-                }
-                tensor_release(cr);
-                tensor_release(gr);
+                check_results(cr, cst, gr, op, what);
                 tensor_release(ca);
                 tensor_release(ga);
             }
@@ -336,50 +299,25 @@ static void test_ternary_ops(void **state) {
         if (skip_dtype(dt)) continue;
         tensor_t *cc = random_cpu(2, s2, TENSOR_BOOL, seed++, false), *ca = random_cpu(1, row, dt, seed++, false),
                  *cb = random_cpu(2, col, dt, seed++, false), *cx = random_cpu(2, s2, dt, seed++, false);
-        tensor_t *gc = to_gpu(cc), *ga = to_gpu(ca), *gb = to_gpu(cb), *gx = to_gpu(cx);
+        tensor_t *gc = ct_to_gpu(cc), *ga = ct_to_gpu(ca), *gb = ct_to_gpu(cb), *gx = ct_to_gpu(cx);
         tensor_t *cr = tensor_where(cc, ca, cb), *gr = tensor_where(gc, ga, gb);
-        compare(cr, gr, TENSOR_EW_WHERE, "where broadcast");
-        tensor_release(cr);
-        tensor_release(gr);
+        compare_release(cr, gr, TENSOR_EW_WHERE, "where broadcast");
         cr = tensor_where(cc, cx, cx);
         gr = tensor_where(gc, gx, gx);
-        compare(cr, gr, TENSOR_EW_WHERE, "where same layout");
-        tensor_release(cr);
-        tensor_release(gr);
+        compare_release(cr, gr, TENSOR_EW_WHERE, "where same layout");
         cr = tensor_clamp(cx, cb, ca);
         tensor_status cst = tensor_last_status();
         gr = tensor_clamp(gx, gb, ga);
-        if (cr == NULL) {
-            assert_null(gr);
-            assert_int_equal(tensor_last_status(), cst);
-        } else {
-            compare(cr, gr, TENSOR_EW_CLAMP, "clamp tensor bounds");
-        }
-        tensor_release(cr);
-        tensor_release(gr);
+        check_results(cr, cst, gr, TENSOR_EW_CLAMP, "clamp tensor bounds");
         cr = tensor_clamp(cx, NULL, ca);
         cst = tensor_last_status();
         gr = tensor_clamp(gx, NULL, ga);
-        if (cr == NULL) {
-            assert_null(gr);
-            assert_int_equal(tensor_last_status(), cst);
-        } else {
-            compare(cr, gr, TENSOR_EW_CLAMP, "clamp max only");
-        }
-        tensor_release(cr);
-        tensor_release(gr);
+        check_results(cr, cst, gr, TENSOR_EW_CLAMP, "clamp max only");
         tensor_scalar lo = tensor_scalar_int(-1), hi = tensor_scalar_float(1.5);
         cr = tensor_clamp_scalar(cx, &lo, &hi);
         cst = tensor_last_status();
         gr = tensor_clamp_scalar(gx, &lo, &hi);
-        if (cr == NULL) {
-            assert_null(gr);
-            assert_int_equal(tensor_last_status(), cst);
-        } else {
-            compare(cr, gr, TENSOR_EW_CLAMP, "clamp scalar bounds");
-        }
-        tensor_release(cr);
-        tensor_release(gr);
+        check_results(cr, cst, gr, TENSOR_EW_CLAMP, "clamp scalar bounds");
         tensor_release(cc);
         tensor_release(ca);
         tensor_release(cb);
@@ -398,8 +336,8 @@ static void test_copy_cast_fill(void **state) {
     uint64_t seed = 12000;
     for (int a = 0; a < TENSOR_NUM_DTYPES; a++)
         for (int b = 0; b < TENSOR_NUM_DTYPES; b++) {
-            if (quick() && a != b && a != TENSOR_FLOAT32) continue;
-            tensor_t *csrc = random_cpu(2, s2, (tensor_dtype)a, seed++, false), *gsrc = to_gpu(csrc);
+            if (ct_quick() && a != b && a != TENSOR_FLOAT32) continue;
+            tensor_t *csrc = random_cpu(2, s2, (tensor_dtype)a, seed++, false), *gsrc = ct_to_gpu(csrc);
             /* destination: the transpose of a [67, 9] tensor, so the store is strided */
             tensor_t *cbase = tensor_zeros(2, st, (tensor_dtype)b, tensor_cpu()),
                      *gbase = tensor_zeros(2, st, (tensor_dtype)b, tensor_cuda(0));
@@ -471,7 +409,7 @@ static void test_cpu_scalar_operand(void **state) {
     const tensor_dtype dts[] = {TENSOR_FLOAT32, TENSOR_FLOAT16, TENSOR_FLOAT64, TENSOR_INT32};
     for (size_t k = 0; k < sizeof dts / sizeof dts[0]; k++) {
         tensor_dtype dt = dts[k];
-        tensor_t *ca = random_cpu(2, s2, dt, 300 + k, false), *ga = to_gpu(ca);
+        tensor_t *ca = random_cpu(2, s2, dt, 300 + k, false), *ga = ct_to_gpu(ca);
         /* a float64 0-d CPU operand: rounded to the common dtype first (ew_common.h) */
         tensor_t *s = random_cpu(0, NULL, TENSOR_FLOAT64, 400 + k, false);
         if (!tensor_dtype_is_floating(dt)) {
@@ -483,14 +421,10 @@ static void test_cpu_scalar_operand(void **state) {
             tensor_dtype out = ops[o] == TENSOR_EW_LT ? TENSOR_BOOL : dt;
             tensor_t *cr = run_engine(ops[o], TENSOR_OP_EW_BINARY, out, dt, ca, s);
             tensor_t *gr = run_engine(ops[o], TENSOR_OP_EW_BINARY, out, dt, ga, s);
-            compare(cr, gr, ops[o], "CPU 0-d operand (right)");
-            tensor_release(cr);
-            tensor_release(gr);
+            compare_release(cr, gr, ops[o], "CPU 0-d operand (right)");
             cr = run_engine(ops[o], TENSOR_OP_EW_BINARY, out, dt, s, ca);
             gr = run_engine(ops[o], TENSOR_OP_EW_BINARY, out, dt, s, ga);
-            compare(cr, gr, ops[o], "CPU 0-d operand (left)");
-            tensor_release(cr);
-            tensor_release(gr);
+            compare_release(cr, gr, ops[o], "CPU 0-d operand (left)");
         }
         tensor_release(s);
         tensor_release(ca);
@@ -524,21 +458,17 @@ static void test_cpu_scalar_operand(void **state) {
 static void test_cpu_scalar_public(void **state) {
     (void)state;
     int64_t s2[2] = {4, 77};
-    tensor_t *ca = random_cpu(2, s2, TENSOR_FLOAT32, 500, false), *ga = to_gpu(ca);
+    tensor_t *ca = random_cpu(2, s2, TENSOR_FLOAT32, 500, false), *ga = ct_to_gpu(ca);
     tensor_t *s = random_cpu(0, NULL, TENSOR_FLOAT32, 501, false);
     tensor_t *cr = tensor_mul(ca, s), *gr = tensor_mul(ga, s);
     if (gr == NULL) fail_msg("tensor_mul(cuda, 0-d cpu): %s", tensor_last_error());
     assert_int_equal(tensor_get_device(gr).type, TENSOR_DEVICE_CUDA);
-    compare(cr, gr, TENSOR_EW_MUL, "public API, CPU 0-d right");
-    tensor_release(cr);
-    tensor_release(gr);
+    compare_release(cr, gr, TENSOR_EW_MUL, "public API, CPU 0-d right");
     cr = tensor_mul(s, ca);
     gr = tensor_mul(s, ga);
     if (gr == NULL) fail_msg("tensor_mul(0-d cpu, cuda): %s", tensor_last_error());
     assert_int_equal(tensor_get_device(gr).type, TENSOR_DEVICE_CUDA);
-    compare(cr, gr, TENSOR_EW_MUL, "public API, CPU 0-d left");
-    tensor_release(cr);
-    tensor_release(gr);
+    compare_release(cr, gr, TENSOR_EW_MUL, "public API, CPU 0-d left");
     int64_t one[1] = {77};
     tensor_t *c1 = tensor_zeros(1, one, TENSOR_FLOAT32, tensor_cpu());
     assert_null(tensor_mul(ga, c1));
@@ -573,16 +503,14 @@ static void test_opmath_scalars(void **state) {
         int64_t s2[2] = {3, 257};
         tensor_t *c2 = random_cpu(2, s2, d, 900 + di, false);
         for (int which = 0; which < 2; which++) {
-            tensor_t *c = which ? c2 : c1, *g = to_gpu(c);
+            tensor_t *c = which ? c2 : c1, *g = ct_to_gpu(c);
             for (int si = 0; si < 4; si++) {
                 const tensor_scalar s = scalars[si];
 #define OPM(CALL_C, CALL_G, OP, WHAT)                                                              \
     do {                                                                                           \
         tensor_t *rc = CALL_C, *rg = CALL_G;                                                       \
         if (rc == NULL) fail_msg("%s cpu: %s", WHAT, tensor_last_error());                         \
-        compare(rc, rg, OP, WHAT);                                                                 \
-        tensor_release(rc);                                                                        \
-        tensor_release(rg);                                                                        \
+        compare_release(rc, rg, OP, WHAT);                                                         \
     } while (0)
                 OPM(tensor_add_scalar(c, s, tensor_scalar_int(1)), tensor_add_scalar(g, s, tensor_scalar_int(1)),
                     TENSOR_EW_ADD, "t + s");
@@ -628,10 +556,10 @@ static void test_opmath_scalars(void **state) {
 static void test_out_resize(void **state) {
     (void)state;
     int64_t s2[2] = {64, 129}, two = 2;
-    tensor_t *ca = random_cpu(2, s2, TENSOR_FLOAT32, 910, false), *ga = to_gpu(ca);
-    tensor_t *cb = random_cpu(1, s2 + 1, TENSOR_FLOAT16, 911, false), *gb = to_gpu(cb);
+    tensor_t *ca = random_cpu(2, s2, TENSOR_FLOAT32, 910, false), *ga = ct_to_gpu(ca);
+    tensor_t *cb = random_cpu(1, s2 + 1, TENSOR_FLOAT16, 911, false), *gb = ct_to_gpu(cb);
     tensor_t *cr = tensor_add(ca, cb, tensor_scalar_int(1));
-    tensor_t *small = random_cpu(1, &two, TENSOR_FLOAT32, 912, false), *gout = to_gpu(small);
+    tensor_t *small = random_cpu(1, &two, TENSOR_FLOAT32, 912, false), *gout = ct_to_gpu(small);
     tensor_t *view = tensor_narrow(gout, 0, 1, 1);
     float second;
     assert_int_equal(tensor_to_buffer(view, &second, sizeof second), TENSOR_OK);
@@ -642,7 +570,7 @@ static void test_out_resize(void **state) {
     compare(cr, gout, TENSOR_EW_ADD, "resized CUDA out");
     float got;
     assert_int_equal(tensor_to_buffer(view, &got, sizeof got), TENSOR_OK); /* element 1 of the grown block */
-    float *all = download(cr);
+    float *all = ct_download(cr);
     assert_true(got == all[1]);
     free(all);
     /* an empty CUDA out of another dtype, silently; a unary and a ternary op */
@@ -676,18 +604,16 @@ static void test_out_resize(void **state) {
  * the engine splits the iterator into 32-bit pieces. Sampled rows checked. Not under QUICK. */
 static void test_split_large(void **state) {
     (void)state;
-    if (quick()) return;
+    if (ct_quick()) return;
     const int64_t cols = 1024, rows = (INT64_C(1) << 21) + 3;
     int64_t s[2] = {1, cols}, e[2] = {rows, cols};
-    tensor_t *c = random_cpu(2, s, TENSOR_INT8, 77, false), *g = to_gpu(c);
+    tensor_t *c = random_cpu(2, s, TENSOR_INT8, 77, false), *g = ct_to_gpu(c);
     tensor_t *gx = tensor_expand(g, 2, e);
     tensor_t *gr = tensor_binary_scalar(TENSOR_EW_ADD, gx, tensor_scalar_int(5));
     if (gr == NULL) fail_msg("add: %s", tensor_last_error());
     tensor_t *cr = tensor_binary_scalar(TENSOR_EW_ADD, c, tensor_scalar_int(5));
-    int8_t *want = download(cr), *all = download(gr);
-    for (int64_t r = 0; r < rows; r += (r < 16 || r > rows - 16) ? 1 : 4099)
-        if (memcmp(all + r * cols, want, (size_t)cols) != 0) fail_msg("row %lld differs", (long long)r);
-    assert_int_equal(memcmp(all + (rows - 1) * cols, want, (size_t)cols), 0);
+    int8_t *want = ct_download(cr), *all = ct_download(gr);
+    ct_assert_sampled_rows(all, want, rows, cols);
     free(want);
     free(all);
     tensor_release(cr);
@@ -701,11 +627,11 @@ static void test_split_large(void **state) {
 static void test_reproducible(void **state) {
     (void)state;
     int64_t n[1] = {100003};
-    tensor_t *c = random_cpu(1, n, TENSOR_FLOAT32, 4242, false), *g = to_gpu(c);
+    tensor_t *c = random_cpu(1, n, TENSOR_FLOAT32, 4242, false), *g = ct_to_gpu(c);
     tensor_t *r1 = tensor_unary(TENSOR_EW_GELU, g), *r2 = tensor_unary(TENSOR_EW_GELU, g);
     assert_non_null(r1);
     assert_non_null(r2);
-    void *a = download(r1), *b = download(r2);
+    void *a = ct_download(r1), *b = ct_download(r2);
     assert_int_equal(memcmp(a, b, (size_t)n[0] * 4), 0);
     free(a);
     free(b);

@@ -15,7 +15,7 @@ static void test_every_pair(void **state) {
     for (int o = 0; o < 5; o++) {
         for (int i = 0; i < CR_NUM_DTYPES; i++) {
             tensor_dtype in = cr_all_dtypes[i];
-            if (cr_quick() && !(in == TENSOR_FLOAT32 || in == TENSOR_INT8)) continue;
+            if (ct_quick() && !(in == TENSOR_FLOAT32 || in == TENSOR_INT8)) continue;
             for (int j = 0; j < CR_NUM_DTYPES; j++) {
                 tensor_dtype out = cr_all_dtypes[j];
                 if ((ops[o] == OP_MEAN || ops[o] == OP_NANMEAN) && !cr_is_float(out)) continue;
@@ -29,7 +29,7 @@ static void test_every_pair(void **state) {
                  * that depends on the plan: 0, or inf * 0 = NaN; both are right) */
                 const int64_t *r = ops[o] == OP_PROD ? prows : rows;
                 cr_check(&s, 2, r, in, &d1, 1, false, V_NONE, 0, seed, m, "cast, inner");
-                if (cr_quick()) continue;
+                if (ct_quick()) continue;
                 if (ops[o] != OP_PROD)
                     cr_check(&s, 1, vec, in, NULL, 0, false, V_NARROW0, 0, seed + 1, m, "cast, full unaligned");
                 cr_check(&s, 2, ops[o] == OP_PROD ? pcols : cols, in, &d0, 1, false, V_NONE, 0, seed + 2, m,
@@ -47,8 +47,7 @@ static void test_known(void **state) {
     (void)state;
     const int64_t s2[2] = {100, 100};
     tensor_t *c = cr_random_cpu(2, s2, TENSOR_INT8, 1, M_ONES);
-    tensor_t *g = tensor_to_device(c, tensor_cuda(0));
-    assert_non_null(g);
+    tensor_t *g = ct_to_gpu(c);
     tensor_t *r = tensor_sum_dims(g, NULL, 0, false, TENSOR_INT8);
     if (r == NULL) fail_msg("cuda sum(int8, dtype=int8): %s", tensor_last_error());
     int8_t v8;

@@ -89,8 +89,7 @@ static void test_every_op(void **state) {
     };
     const int64_t shape[2] = {64, 1000};
     tensor_t *c = cr_random_cpu(2, shape, TENSOR_FLOAT16, 3, M_UNIFORM);
-    tensor_t *g = tensor_to_device(c, tensor_cuda(0));
-    assert_non_null(g);
+    tensor_t *g = ct_to_gpu(c);
     int dim = 1;
     char text[8192];
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -114,8 +113,7 @@ static void test_split_and_errors(void **state) {
 #if TENSOR_HAVE_CUDA
     const int64_t shape[1] = {100000};
     tensor_t *c = cr_random_cpu(1, shape, TENSOR_FLOAT32, 3, M_UNIFORM);
-    tensor_t *g = tensor_to_device(c, tensor_cuda(0));
-    assert_non_null(g);
+    tensor_t *g = ct_to_gpu(c);
     char text[16384];
     tensor_cuda_reduce_index_limit = 10000;
     int64_t n = tensor_reduce_explain("argmax", g, NULL, 0, false, TENSOR_DTYPE_DEFAULT, text, sizeof text);

@@ -8,7 +8,7 @@
 TENSOR_TEST_NEEDS_GPU()
 
 static bool quick_skip_dtype(tensor_dtype dt) {
-    return cr_quick() && !(dt == TENSOR_FLOAT32 || dt == TENSOR_INT8 || dt == TENSOR_FLOAT16);
+    return ct_quick() && !(dt == TENSOR_FLOAT32 || dt == TENSOR_INT8 || dt == TENSOR_FLOAT16);
 }
 
 /* op x dtype x layout. */
@@ -28,7 +28,7 @@ static void test_every_op_dtype_layout(void **state) {
             cr_check(s, 2, rows, dt, &d1, 1, false, V_NONE, 0, seed + 1, m, "inner");
             cr_check(s, 2, rows, dt, &d0, 1, true, V_NONE, 0, seed + 2, m, "outer");
             cr_check(s, 2, rows, dt, &d1, 1, false, V_NARROW_LAST, 0, seed + 3, m, "narrowed rows (unaligned)");
-            if (cr_quick()) continue;
+            if (ct_quick()) continue;
             cr_check(s, 2, sq, dt, &d0, 1, false, V_TRANSPOSE, 0, seed + 4, m, "transposed dim 0");
             cr_check(s, 2, sq, dt, &d1, 1, true, V_TRANSPOSE, 0, seed + 5, m, "transposed dim 1");
             cr_check(s, 1, vec, dt, single ? &d0 : NULL, single ? 1 : 0, false, V_NARROW0, 0, seed + 6, m,
@@ -63,17 +63,17 @@ static void test_sizes(void **state) {
     const tensor_dtype dts[] = {TENSOR_FLOAT32, TENSOR_FLOAT16, TENSOR_INT32, TENSOR_FLOAT64, TENSOR_BFLOAT16};
     for (int k = 0; k < CR_NUM_SPECS; k++) {
         const op_spec *s = &cr_all_specs[k];
-        for (int j = 0; j < (cr_quick() ? 1 : 5); j++) {
+        for (int j = 0; j < (ct_quick() ? 1 : 5); j++) {
             tensor_dtype dt = dts[j];
             if (!cr_supports(s->op, dt)) continue;
             value_mode m = cr_default_mode(s->op);
             for (int e = 0; e < NUM_EDGES; e++) {
-                if (cr_quick() && e % 4 != 0) continue; /* 1, 33, 4095 */
+                if (ct_quick() && e % 4 != 0) continue; /* 1, 33, 4095 */
                 uint64_t seed = (uint64_t)(k * 1000 + j * 100 + e);
                 int64_t in_rows[2] = {3, edges[e]}, in_cols[2] = {edges[e], 3}, full[1] = {edges[e]};
                 cr_check(s, 2, in_rows, dt, &d1, 1, false, V_NONE, 0, seed, m, "inner edge");
                 cr_check(s, 2, in_cols, dt, &d0, 1, false, V_NONE, 0, seed + 1, m, "outer edge");
-                if (cr_quick()) continue;
+                if (ct_quick()) continue;
                 cr_check(s, 1, full, dt, &d0, 1, false, V_NONE, 0, seed + 2, m, "full edge");
                 int64_t kept[2] = {edges[e], 37};
                 cr_check(s, 2, kept, dt, &d1, 1, false, V_NONE, 0, seed + 3, m, "kept edge");
@@ -91,7 +91,7 @@ static void test_nan(void **state) {
     const tensor_dtype dts[] = {TENSOR_FLOAT32, TENSOR_FLOAT64, TENSOR_FLOAT16, TENSOR_BFLOAT16, TENSOR_FLOAT8_E5M2};
     for (int k = 0; k < CR_NUM_SPECS; k++) {
         const op_spec *s = &cr_all_specs[k];
-        for (int j = 0; j < (cr_quick() ? 1 : 5); j++) {
+        for (int j = 0; j < (ct_quick() ? 1 : 5); j++) {
             uint64_t seed = (uint64_t)(k * 10 + j);
             cr_check(s, 2, rows, dts[j], &d1, 1, false, V_NONE, 0, seed, M_NAN, "NaN inner");
             cr_check(s, 2, cols, dts[j], &d0, 1, false, V_NONE, 0, seed + 1, M_NAN, "NaN outer");
@@ -162,7 +162,7 @@ static void test_ties(void **state) {
     const op_spec specs[] = {{OP_ARGMAX, 0, 0}, {OP_ARGMIN, 0, 0}, {OP_MAX_DIM, 0, 0}, {OP_MIN_DIM, 0, 0}};
     const tensor_dtype dts[] = {TENSOR_FLOAT32, TENSOR_INT8, TENSOR_FLOAT16, TENSOR_INT64, TENSOR_FLOAT64, TENSOR_UINT8};
     for (int k = 0; k < 4; k++) {
-        for (int j = 0; j < (cr_quick() ? 2 : 6); j++) {
+        for (int j = 0; j < (ct_quick() ? 2 : 6); j++) {
             uint64_t seed = (uint64_t)(k * 10 + j);
             cr_check(&specs[k], 2, rows, dts[j], &d1, 1, false, V_NONE, 0, seed, M_SMALLINT, "ties inner");
             cr_check(&specs[k], 2, cols, dts[j], &d0, 1, false, V_NONE, 0, seed + 1, M_SMALLINT, "ties outer");
@@ -207,15 +207,15 @@ static void test_shapes_extreme(void **state) {
     const tensor_dtype dts[] = {TENSOR_FLOAT32, TENSOR_FLOAT16, TENSOR_INT8, TENSOR_FLOAT64};
     for (int k = 0; k < CR_NUM_SPECS; k++) {
         const op_spec *s = &cr_all_specs[k];
-        for (int j = 0; j < (cr_quick() ? 1 : 4); j++) {
+        for (int j = 0; j < (ct_quick() ? 1 : 4); j++) {
             tensor_dtype dt = dts[j];
             if (!cr_supports(s->op, dt)) continue;
             value_mode m = cr_default_mode(s->op);
             uint64_t seed = (uint64_t)(k * 10 + j);
-            const int64_t *mo = cr_quick() ? q_many : many_out, *fo = cr_quick() ? q_few : few_out;
+            const int64_t *mo = ct_quick() ? q_many : many_out, *fo = ct_quick() ? q_few : few_out;
             cr_check(s, 2, mo, dt, &d1, 1, false, V_NONE, 0, seed, m, "many outputs, inner");
             cr_check(s, 2, fo, dt, &d1, 1, false, V_NONE, 0, seed + 1, m, "few outputs, inner");
-            if (cr_quick()) continue;
+            if (ct_quick()) continue;
             cr_check(s, 2, many_out, dt, &d0, 1, false, V_NONE, 0, seed + 2, m, "few outputs, outer");
             cr_check(s, 2, few_out, dt, &d0, 1, false, V_NONE, 0, seed + 3, m, "many outputs, outer");
             cr_check(s, 2, wide, dt, &d0, 1, false, V_NONE, 0, seed + 4, m, "outer, global reduce");

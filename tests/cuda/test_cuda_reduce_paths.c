@@ -10,51 +10,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "test_main.h"
-
-#if TENSOR_HAVE_CUDA
-#include "cuda/reduce_host.h"
-#endif
+#include "cuda_reduce_util.h"
 
 TENSOR_TEST_NEEDS_GPU()
 
-static uint64_t rng(uint64_t *s) {
-    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-
-/* Floats uniform in [-1, 1) (rounded to the dtype), integers over their whole range, bool 0/1. */
+/* A contiguous CPU tensor with fresh random values (ct_store_uniform). */
 static tensor_t *random_cpu(int ndim, const int64_t *sizes, tensor_dtype dt, uint64_t seed) {
-    int64_t n = 1;
-    for (int d = 0; d < ndim; d++) n *= sizes[d];
-    size_t es = tensor_dtype_size(dt);
-    unsigned char *buf = malloc((size_t)(n > 0 ? n : 1) * es);
-    assert_non_null(buf);
-    for (int64_t i = 0; i < n; i++) {
-        uint64_t r = rng(&seed);
-        void *p = buf + (size_t)i * es;
-        if (tensor_dtype_is_floating(dt))
-            tensor_dtype_store_double(dt, p, (double)(r >> 11) / 9007199254740992.0 * 2.0 - 1.0);
-        else if (dt == TENSOR_BOOL)
-            *(unsigned char *)p = (unsigned char)(r & 1);
-        else
-            memcpy(p, &r, es);
-    }
-    tensor_t *t = tensor_from_buffer(buf, ndim, sizes, dt, tensor_cpu());
-    free(buf);
-    assert_non_null(t);
-    return t;
-}
-
-static void *download(const tensor_t *t, size_t *nbytes) {
-    size_t n = (size_t)tensor_numel(t) * tensor_dtype_size(tensor_get_dtype(t));
-    void *p = malloc(n ? n : 1);
-    assert_non_null(p);
-    if (tensor_to_buffer(t, p, n) != TENSOR_OK) fail_msg("to_buffer: %s", tensor_last_error());
-    if (nbytes) *nbytes = n;
-    return p;
+    return ct_random_cpu(ndim, sizes, dt, seed, ct_store_uniform, 0);
 }
 
 typedef enum { P_SUM, P_AMAX, P_MEAN } path_op;
@@ -84,8 +46,7 @@ static tensor_t *view_of(const tensor_t *base, int view) {
 static void check(path_op op, int ndim, const int64_t *sizes, tensor_dtype dt, const int *dims, int ndims, int view,
                   uint64_t seed) {
     tensor_t *cb = random_cpu(ndim, sizes, dt, seed);
-    tensor_t *gb = tensor_to_device(cb, tensor_cuda(0));
-    assert_non_null(gb);
+    tensor_t *gb = ct_to_gpu(cb);
     tensor_t *ci = view_of(cb, view), *gi = view_of(gb, view);
     assert_non_null(ci);
     assert_non_null(gi);
@@ -93,42 +54,15 @@ static void check(path_op op, int ndim, const int64_t *sizes, tensor_dtype dt, c
     if (cr == NULL) fail_msg("cpu %s: %s", op_names[op], tensor_last_error());
     tensor_t *gr = run_op(op, gi, dims, ndims);
     if (gr == NULL) fail_msg("cuda %s (%s): %s", op_names[op], tensor_dtype_name(dt), tensor_last_error());
-    tensor_dtype odt = tensor_get_dtype(cr);
-    assert_int_equal(odt, tensor_get_dtype(gr));
-    assert_int_equal(tensor_numel(cr), tensor_numel(gr));
-    int64_t terms = tensor_numel(ci) / (tensor_numel(cr) > 0 ? tensor_numel(cr) : 1);
-    void *a = download(cr, NULL), *b = download(gr, NULL);
-    size_t es = tensor_dtype_size(odt);
-    double eps_acc = odt == TENSOR_FLOAT64 ? 2.3e-16 : 1.2e-7;
-    double eps_out = odt == TENSOR_FLOAT16 ? 9.8e-4 : odt == TENSOR_BFLOAT16 ? 7.9e-3 : eps_acc;
-    for (int64_t i = 0; i < tensor_numel(cr); i++) {
-        const char *pa = (const char *)a + (size_t)i * es, *pb = (const char *)b + (size_t)i * es;
-        if (!tensor_dtype_is_floating(odt) || op == P_AMAX) {
-            if (memcmp(pa, pb, es) != 0)
-                fail_msg("%s %s [%lld x ...], output %lld (%lld terms): cpu %.17g, cuda %.17g", tensor_dtype_name(dt),
-                         op_names[op], (long long)sizes[0], (long long)i, (long long)terms,
-                         tensor_dtype_load_double(odt, pa), tensor_dtype_load_double(odt, pb));
-        } else {
-            double x = tensor_dtype_load_double(odt, pa), y = tensor_dtype_load_double(odt, pb);
-            double tol = 4.0 * eps_acc * (double)(op == P_MEAN ? 16 : terms) + 2.0 * eps_out * fabs(x) + 1e-30;
-            if (!(fabs(x - y) <= tol))
-                fail_msg("%s %s [%lld x ...], output %lld (%lld terms): cpu %.9g, cuda %.9g", tensor_dtype_name(dt),
-                         op_names[op], (long long)sizes[0], (long long)i, (long long)terms, x, y);
-        }
-    }
-    free(a);
-    free(b);
+    char what[96];
+    snprintf(what, sizeof what, "%s %s [%lld x ...]", tensor_dtype_name(dt), op_names[op], (long long)sizes[0]);
+    cr_compare_sum(ci, cr, gr, op == P_AMAX, op == P_MEAN, what);
     tensor_release(cr);
     tensor_release(gr);
     tensor_release(ci);
     tensor_release(gi);
     tensor_release(cb);
     tensor_release(gb);
-}
-
-static bool quick(void) {
-    const char *q = getenv("TENSOR_TEST_QUICK");
-    return q != NULL && q[0] == '1';
 }
 
 static const tensor_dtype dts[] = {TENSOR_FLOAT32, TENSOR_FLOAT16, TENSOR_BFLOAT16, TENSOR_FLOAT64,
@@ -142,9 +76,9 @@ static void test_short_rows(void **state) {
     (void)state;
     const int d1 = 1, d2 = 2;
     const int64_t lens[] = {1, 2, 3, 7, 8, 16, 24, 32, 33, 64, 100, 128, 256};
-    const int64_t rows = quick() ? 515 : 4099;
+    const int64_t rows = ct_quick() ? 515 : 4099;
     for (int k = 0; k < NUM_DTS; k++) {
-        if (quick() && k >= 4) break;
+        if (ct_quick() && k >= 4) break;
         for (int l = 0; l < (int)(sizeof lens / sizeof lens[0]); l++) {
             int64_t s[2] = {rows, lens[l]};
             check(P_SUM, 2, s, dts[k], &d1, 1, 0, 100 + l);
@@ -168,9 +102,9 @@ static void test_outer_wide(void **state) {
     (void)state;
     const int d0 = 0;
     const int64_t cols[] = {3, 8, 12, 64, 136};
-    const int64_t rows = quick() ? 20011 : 200003;
+    const int64_t rows = ct_quick() ? 20011 : 200003;
     for (int k = 0; k < NUM_DTS; k++) {
-        if (quick() && k >= 4) break;
+        if (ct_quick() && k >= 4) break;
         for (int c = 0; c < (int)(sizeof cols / sizeof cols[0]); c++) {
             int64_t s[2] = {rows, cols[c]};
             check(P_SUM, 2, s, dts[k], &d0, 1, 0, 600 + c);
@@ -190,7 +124,7 @@ static void test_short_outer(void **state) {
     const int d1 = 1;
     const int64_t seed[4] = {8, 32, 64, 128}, odd[3] = {16, 9, 8192}, four[3] = {64, 4, 4096}, eight[3] = {32, 8, 4100};
     for (int k = 0; k < NUM_DTS; k++) {
-        if (quick() && k >= 2) break;
+        if (ct_quick() && k >= 2) break;
         check(P_SUM, 4, seed, dts[k], &d1, 1, 0, 800 + k);
         check(P_SUM, 3, odd, dts[k], &d1, 1, 0, 810 + k);
         check(P_SUM, 3, four, dts[k], &d1, 1, 0, 820 + k);
@@ -236,26 +170,8 @@ static void test_paths_reproducible(void **state) {
                  {rows8k, &d1, TENSOR_FLOAT32}};
     for (int c = 0; c < (int)(sizeof cases / sizeof cases[0]); c++) {
         tensor_t *cpu = random_cpu(2, cases[c].s, cases[c].dt, 900 + c);
-        tensor_t *g = tensor_to_device(cpu, tensor_cuda(0));
-        assert_non_null(g);
-        void *first = NULL;
-        size_t n0 = 0;
-        for (int run = 0; run < 4; run++) {
-            tensor_t *r = tensor_sum_dims(g, cases[c].dim, 1, false, TENSOR_DTYPE_DEFAULT);
-            if (r == NULL) fail_msg("cuda sum: %s", tensor_last_error());
-            size_t n = 0;
-            void *bytes = download(r, &n);
-            if (first == NULL) {
-                first = bytes;
-                n0 = n;
-            } else {
-                assert_int_equal(n, n0);
-                assert_memory_equal(first, bytes, n);
-                free(bytes);
-            }
-            tensor_release(r);
-        }
-        free(first);
+        tensor_t *g = ct_to_gpu(cpu);
+        ct_assert_sum_reproducible(g, cases[c].dim, 1, 4);
         tensor_release(g);
         tensor_release(cpu);
     }
@@ -264,10 +180,7 @@ static void test_paths_reproducible(void **state) {
 /* Last: the semaphores and cached blocks go back, for compute-sanitizer's leak check. */
 static void test_paths_release_scratch(void **state) {
     (void)state;
-#if TENSOR_HAVE_CUDA
-    tensor_cuda_reduce_release_scratch();
-#endif
-    assert_int_equal(tensor_cuda_empty_cache(), TENSOR_OK);
+    assert_int_equal(ct_release_cached(), TENSOR_OK);
 }
 
 static const struct CMUnitTest tests[] = {

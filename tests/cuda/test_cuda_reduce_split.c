@@ -14,18 +14,18 @@ static void test_split_every_op(void **state) {
     const int64_t s2[2] = {129, 4097}, s3[3] = {17, 129, 65}, big[1] = {(1 << 20) + 3}, col[2] = {1 << 14, 8};
     const tensor_dtype dts[] = {TENSOR_FLOAT32, TENSOR_FLOAT16, TENSOR_INT32, TENSOR_FLOAT64, TENSOR_INT8};
     const int64_t limits[] = {1 << 16, 40000, 5000};
-    for (int l = 0; l < (cr_quick() ? 1 : 3); l++) {
+    for (int l = 0; l < (ct_quick() ? 1 : 3); l++) {
         tensor_cuda_reduce_index_limit = limits[l];
         for (int k = 0; k < CR_NUM_SPECS; k++) {
             const op_spec *s = &cr_all_specs[k];
             const bool single = cr_single_dim(s->op);
-            for (int j = 0; j < (cr_quick() ? 1 : 5); j++) {
+            for (int j = 0; j < (ct_quick() ? 1 : 5); j++) {
                 tensor_dtype dt = dts[j];
                 if (!cr_supports(s->op, dt)) continue;
                 value_mode m = cr_default_mode(s->op);
                 uint64_t seed = (uint64_t)(l * 1000 + k * 10 + j);
                 cr_check(s, 2, s2, dt, &d1, 1, false, V_NONE, 0, seed, m, "split, inner");
-                if (cr_quick()) continue;
+                if (ct_quick()) continue;
                 cr_check(s, 2, s2, dt, &d0, 1, false, V_NONE, 0, seed + 1, m, "split, outer");
                 cr_check(s, 1, big, dt, single ? &d0 : NULL, single ? 1 : 0, false, V_NONE, 0, seed + 2, m,
                          "split, full");
@@ -47,7 +47,7 @@ static void test_split_every_op(void **state) {
  * a message) when the GPU or the host lacks the memory, and in quick mode. */
 static void test_above_2p31(void **state) {
     (void)state;
-    if (cr_quick()) return;
+    if (ct_quick()) return;
     const int64_t n = (INT64_C(1) << 31) + 7;
     int8_t *buf = malloc((size_t)n);
     if (buf == NULL) {

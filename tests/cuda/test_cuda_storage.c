@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "test_main.h"
+#include "cuda_test_util.h"
 
 #if TENSOR_HAVE_CUDA
 #include <cuda_runtime_api.h>
@@ -21,39 +21,22 @@ TENSOR_TEST_NEEDS_GPU()
 
 #define MiB ((size_t)1 << 20)
 
-static uint64_t rng_next(uint64_t *s) {
-    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-
 /* Random bytes; bool elements get 0 or 1, the only values a bool may hold. */
 static void *random_bytes(tensor_dtype dtype, int64_t numel, uint64_t seed) {
     size_t n = (size_t)numel * tensor_dtype_size(dtype);
     unsigned char *p = malloc(n ? n : 1);
     assert_non_null(p);
-    for (size_t i = 0; i < n; i++) p[i] = (unsigned char)rng_next(&seed);
+    for (size_t i = 0; i < n; i++) p[i] = (unsigned char)ct_rng(&seed);
     if (dtype == TENSOR_BOOL)
         for (size_t i = 0; i < n; i++) p[i] &= 1;
     return p;
 }
 
-static void *download(const tensor_t *t) {
-    size_t n = (size_t)tensor_numel(t) * tensor_dtype_size(tensor_get_dtype(t));
-    void *p = malloc(n ? n : 1);
-    assert_non_null(p);
-    if (tensor_to_buffer(t, p, n) != TENSOR_OK) fail_msg("to_buffer: %s", tensor_last_error());
-    return p;
-}
-
 /* Same dtype, shape and bytes (bitwise: NaN payloads included). */
 static void assert_same_bytes(const tensor_t *a, const tensor_t *b) {
-    assert_int_equal(tensor_get_dtype(a), tensor_get_dtype(b));
-    assert_int_equal(tensor_ndim(a), tensor_ndim(b));
-    for (int d = 0; d < tensor_ndim(a); d++) assert_int_equal(tensor_size(a, d), tensor_size(b, d));
-    void *pa = download(a), *pb = download(b);
-    size_t n = (size_t)tensor_numel(a) * tensor_dtype_size(tensor_get_dtype(a));
+    ct_assert_same_shape(a, b, "assert_same_bytes");
+    void *pa = ct_download(a), *pb = ct_download(b);
+    size_t n = ct_nbytes(a);
     assert_memory_equal(pa, pb, n ? n : 1);
     free(pa);
     free(pb);
@@ -142,7 +125,7 @@ static void test_from_buffer_round_trip(void **state) {
             tensor_t *t = tensor_from_buffer(host, 3, shapes[s], dt, tensor_cuda(0));
             if (t == NULL) fail_msg("from_buffer %s: %s", tensor_dtype_name(dt), tensor_last_error());
             assert_true(on_cuda0(t));
-            void *back = download(t);
+            void *back = ct_download(t);
             assert_memory_equal(host, back, (size_t)numel * tensor_dtype_size(dt));
             free(back);
             free(host);
@@ -243,7 +226,7 @@ static void test_device_to_device(void **state) {
         assert_non_null(rows);
         tensor_t *rc = tensor_clone(rows);
         assert_non_null(rc);
-        void *got = download(rc);
+        void *got = ct_download(rc);
         size_t row_bytes = 1000 * tensor_dtype_size(dt);
         assert_memory_equal(got, (char *)host + 3 * row_bytes, 3 * row_bytes);
         free(got);
@@ -390,7 +373,7 @@ static void test_huge_allocation_fails_cleanly(void **state) {
     int64_t n = 1000;
     tensor_t *t = tensor_ones(1, &n, TENSOR_INT32, tensor_cuda(0));
     assert_non_null(t);
-    int32_t *h = download(t);
+    int32_t *h = ct_download(t);
     for (int i = 0; i < 1000; i++) assert_int_equal(h[i], 1);
     free(h);
     tensor_release(t);
@@ -434,7 +417,7 @@ static void test_streams(void **state) {
     void *host = random_bytes(TENSOR_FLOAT32, n, 77);
     tensor_t *a = tensor_from_buffer(host, 1, &n, TENSOR_FLOAT32, tensor_cuda(0)); /* copied on s */
     assert_non_null(a);
-    void *back = download(a);
+    void *back = ct_download(a);
     assert_memory_equal(back, host, (size_t)n * 4);
     free(back);
     tensor_t *b = tensor_clone(a); /* device-to-device on s */
@@ -481,7 +464,7 @@ static void *thread_main(void *p) {
     thread_arg *arg = p;
     uint64_t seed = 5000 + (uint64_t)arg->id;
     for (int it = 0; it < 100; it++) {
-        int64_t n = 1 + (int64_t)(rng_next(&seed) % 300000);
+        int64_t n = 1 + (int64_t)(ct_rng(&seed) % 300000);
         int32_t *host = malloc((size_t)n * 4);
         int32_t *back = malloc((size_t)n * 4);
         if (host == NULL || back == NULL) {

@@ -205,30 +205,6 @@ static inline tensor_t *rt_make(rt_layout layout, int ndim, const int64_t *sizes
 
 /* ---- reading tensors back ---- */
 
-/* Logical elements of t as doubles (through tensor_to_dtype(FLOAT64)). Caller frees. */
-static inline double *rt_read_f64(const tensor_t *t) {
-    int64_t n = tensor_numel(t);
-    tensor_t *c = tensor_to_dtype(t, TENSOR_FLOAT64);
-    assert_non_null(c);
-    double *v = malloc(sizeof(double) * (size_t)(n ? n : 1));
-    assert_non_null(v);
-    assert_int_equal(tensor_to_buffer(c, v, sizeof(double) * (size_t)n), TENSOR_OK);
-    tensor_release(c);
-    return v;
-}
-
-/* Logical elements of t as int64 (through tensor_to_dtype(INT64)). Caller frees. */
-static inline int64_t *rt_read_i64(const tensor_t *t) {
-    int64_t n = tensor_numel(t);
-    tensor_t *c = tensor_to_dtype(t, TENSOR_INT64);
-    assert_non_null(c);
-    int64_t *v = malloc(sizeof(int64_t) * (size_t)(n ? n : 1));
-    assert_non_null(v);
-    assert_int_equal(tensor_to_buffer(c, v, sizeof(int64_t) * (size_t)n), TENSOR_OK);
-    tensor_release(c);
-    return v;
-}
-
 /* Raw bytes of t's logical elements. Caller frees. */
 static inline void *rt_read_raw(const tensor_t *t) {
     size_t n = (size_t)tensor_numel(t) * tensor_dtype_size(tensor_get_dtype(t));
@@ -237,6 +213,21 @@ static inline void *rt_read_raw(const tensor_t *t) {
     assert_int_equal(tensor_to_buffer(t, v, n), TENSOR_OK);
     return v;
 }
+
+/* Logical elements of t converted to dt (through tensor_to_dtype). Caller frees. */
+static inline void *rt_read_as(const tensor_t *t, tensor_dtype dt) {
+    tensor_t *c = tensor_to_dtype(t, dt);
+    assert_non_null(c);
+    void *v = rt_read_raw(c);
+    tensor_release(c);
+    return v;
+}
+
+/* Logical elements of t as doubles. Caller frees. */
+static inline double *rt_read_f64(const tensor_t *t) { return rt_read_as(t, TENSOR_FLOAT64); }
+
+/* Logical elements of t as int64. Caller frees. */
+static inline int64_t *rt_read_i64(const tensor_t *t) { return rt_read_as(t, TENSOR_INT64); }
 
 /* One value of a 1-element tensor. */
 static inline double rt_item(const tensor_t *t) {

@@ -397,30 +397,19 @@ static void sweep_ops(tensor_ew_op first, tensor_ew_op last) {
     if (st.failures) fail_msg("%d of %d cases failed", st.failures, st.cases);
 }
 
-static void test_sweep_unary_math(void **state) {
-    (void)state;
-    sweep_ops(TENSOR_EW_NEG, TENSOR_EW_SILU);
-}
-static void test_sweep_unary_rounding_predicates(void **state) {
-    (void)state;
-    sweep_ops(TENSOR_EW_FLOOR, TENSOR_EW_BITWISE_NOT);
-}
-static void test_sweep_arith(void **state) {
-    (void)state;
-    sweep_ops(TENSOR_EW_ADD, TENSOR_EW_POW);
-}
-static void test_sweep_minmax_compare(void **state) {
-    (void)state;
-    sweep_ops(TENSOR_EW_MAXIMUM, TENSOR_EW_GE);
-}
-static void test_sweep_logical_bitwise(void **state) {
-    (void)state;
-    sweep_ops(TENSOR_EW_LOGICAL_AND, TENSOR_EW_BITWISE_XOR);
-}
-static void test_sweep_where_clamp(void **state) {
-    (void)state;
-    sweep_ops(TENSOR_EW_WHERE, TENSOR_EW_CLAMP);
-}
+/* One test per range of ops (in the order of tensor_ew_op): a failure names its range. */
+#define SWEEP_TEST(name, first, last)                                                            \
+    static void name(void **state) {                                                             \
+        (void)state;                                                                             \
+        sweep_ops(first, last);                                                                  \
+    }
+SWEEP_TEST(test_sweep_unary_math, TENSOR_EW_NEG, TENSOR_EW_SILU)
+SWEEP_TEST(test_sweep_unary_rounding_predicates, TENSOR_EW_FLOOR, TENSOR_EW_BITWISE_NOT)
+SWEEP_TEST(test_sweep_arith, TENSOR_EW_ADD, TENSOR_EW_POW)
+SWEEP_TEST(test_sweep_minmax_compare, TENSOR_EW_MAXIMUM, TENSOR_EW_GE)
+SWEEP_TEST(test_sweep_logical_bitwise, TENSOR_EW_LOGICAL_AND, TENSOR_EW_BITWISE_XOR)
+SWEEP_TEST(test_sweep_where_clamp, TENSOR_EW_WHERE, TENSOR_EW_CLAMP)
+#undef SWEEP_TEST
 
 /* Mixed dtypes: every pair of input dtypes for a few ops, result dtype from
  * tensor_result_type and values through the common dtype. */
