@@ -136,16 +136,16 @@ static void test_short_outer(void **state) {
 }
 
 /* Few moderate rows planned with warps splitting each row (reduce_config.c, split_height):
- * 1000 rows of 8192 (the benchmark's inner_1000x8192), rows no longer 16-byte aligned (the
- * element path), an odd row count and length, every dtype width; other functors through it. */
+ * 2000 rows of 4096 (2 warps a row), rows no longer 16-byte aligned, an odd row count and
+ * length (4 warps a row), every dtype width; other functors through it. */
 static void test_inner_split(void **state) {
     (void)state;
     const int d1 = 1;
-    const int64_t bench[2] = {1000, 8192}, odd[2] = {257, 4099}, deep[3] = {3, 129, 4096};
+    const int64_t bench[2] = {2000, 4096}, odd[2] = {257, 4099}, deep[3] = {3, 129, 4096};
     for (int k = 0; k < NUM_DTS; k++) {
-        if (quick() && k >= 2) break;
+        if (ct_quick() && k >= 2) break;
         check(P_SUM, 2, bench, dts[k], &d1, 1, 0, 850 + k);
-        check(P_SUM, 2, bench, dts[k], &d1, 1, 1, 860 + k); /* rows of 8191: unaligned */
+        check(P_SUM, 2, bench, dts[k], &d1, 1, 1, 860 + k); /* rows of 4095: unaligned */
         check(P_SUM, 2, odd, dts[k], &d1, 1, 0, 870 + k);
     }
     const int d2 = 2;
@@ -160,14 +160,14 @@ static void test_paths_reproducible(void **state) {
     (void)state;
     const int d0 = 0, d1 = 1;
     const int64_t rows32[2] = {1 << 18, 32}, rows7[2] = {1 << 18, 7}, col64[2] = {1 << 18, 64}, gdb[2] = {32, 1 << 16},
-                  rows8k[2] = {1000, 8192};
+                  rows4k[2] = {2000, 4096};
     const struct {
         const int64_t *s;
         const int *dim;
         tensor_dtype dt;
     } cases[] = {{rows32, &d1, TENSOR_FLOAT32},  {rows7, &d1, TENSOR_FLOAT32},   {col64, &d0, TENSOR_FLOAT32},
                  {col64, &d0, TENSOR_FLOAT16},   {rows32, &d1, TENSOR_BFLOAT16}, {gdb, &d0, TENSOR_FLOAT32},
-                 {rows8k, &d1, TENSOR_FLOAT32}};
+                 {rows4k, &d1, TENSOR_FLOAT32}};
     for (int c = 0; c < (int)(sizeof cases / sizeof cases[0]); c++) {
         tensor_t *cpu = random_cpu(2, cases[c].s, cases[c].dt, 900 + c);
         tensor_t *g = ct_to_gpu(cpu);
