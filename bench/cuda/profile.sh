@@ -5,6 +5,7 @@
 # CSV row is known to belong to its case. Needs a CUDA build tree with bench_sum built
 # (bench/cuda/run.sh builds it).
 # Usage: BUILD_DIR=build/device OUT=... CASES=seed_gdb,seed_mid bash bench/cuda/profile.sh
+# (EXTRA_CASES=file.json: cases outside the suite, a JSON list in cases.json's format; see cases.py)
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 BUILD=${BUILD_DIR:-build/device}
