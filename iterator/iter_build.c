@@ -157,7 +157,7 @@ static void coalesce(tensor_iter_t *it) {
 }
 
 static void fill_iterator(const iter_build *b, tensor_iter_t *it) {
-    snprintf(it->name, sizeof it->name, "%s", b->name);
+    iter_copy_name(it->name, sizeof it->name, b->name);
     it->num_operands = b->nops;
     it->num_outputs = b->nout;
     it->common_dtype = b->common_dtype;

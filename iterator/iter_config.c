@@ -19,7 +19,7 @@ tensor_iter_config *tensor_iter_config_new(const char *name) {
     tensor_iter_config *cfg = calloc(1, sizeof *cfg);
     if (cfg == NULL)
         return tensor_error_null(TENSOR_ERR_OUT_OF_MEMORY, "tensor_iter_config_new: out of host memory");
-    snprintf(cfg->name, sizeof cfg->name, "%s", name != NULL && name[0] != '\0' ? name : "tensor_iter_build");
+    iter_copy_name(cfg->name, sizeof cfg->name, name != NULL && name[0] != '\0' ? name : "tensor_iter_build");
     cfg->flags = TENSOR_ITER_DEFAULT_FLAGS;
     return cfg;
 }
