@@ -31,7 +31,7 @@ import tt_ctypes
 build_dir, out_dir = sys.argv[1], sys.argv[2]
 reps = int(sys.argv[3]) if len(sys.argv) > 3 else 50
 cases = case_lib.load()
-clean_names = os.environ.get("CLEAN_CASES", "full_16M,inner_65536x1024,outer_4Mx3,f16_inner_4096sq,bf16_full_256M").split(",")
+clean_names = os.environ.get("CLEAN_CASES", "full_16M,inner_65536x1024,outer_4Mx3,f16_inner_4096sq,bf16_full_256M,i8_full_256M,f64_full_64M").split(",")
 
 
 def run_c_process(case_list):
