@@ -222,7 +222,7 @@ static void plan_general(const tensor_iter_t *iter, const tensor_cuda_props *pro
         /* 512-thread wide CTAs use 48 registers (float32 sum, OVS 4; 64 is their cap): 2 fit on
          * an SM, not max_threads_per_sm / num_threads = 4. Sizing the grid for 4 left a second,
          * mostly empty wave (multi_0_2: 32 x 17 CTAs ran 0.88x torch on an H200; 32 x 8: 1.08x).
-         * 256-thread wide CTAs (16-bit OVS 8) keep PyTorch's count: their measured best. */
+         * 16-bit inputs (OVS 4, float accumulators) get the same 512-thread CTAs. */
         int64_t resident = props->max_threads_per_sm < 1024 ? props->max_threads_per_sm : 1024;
         blocks_per_sm = resident / c.num_threads > 0 ? resident / c.num_threads : 1;
     }
@@ -259,6 +259,7 @@ tensor_status tensor_reduce_config_make(const tensor_iter_t *iter, const tensor_
     int64_t numel = tensor_iter_numel(iter);
     if (numel <= 0) return tensor_error(TENSOR_ERR_INVALID_ARGUMENT, "%s: the iterator is empty", func);
     if (tr->input_size <= 0 || tr->acc_size <= 0 || tr->vt0 <= 0 || tr->input_vec_size <= 0 || tr->max_output_vec <= 0 ||
+        tr->max_output_vec > TENSOR_REDUCE_MAX_OUTPUT_VEC ||
         tr->max_threads < 32 || props->num_sms <= 0 || props->max_threads_per_sm <= 0 || props->warp_size <= 0)
         return tensor_error(TENSOR_ERR_INVALID_ARGUMENT, "%s: traits or device properties out of range", func);
 

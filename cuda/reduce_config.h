@@ -28,7 +28,7 @@ typedef struct tensor_reduce_kernel_traits {
     int acc_size;       /* bytes of one accumulator (float for half inputs, a struct for Welford) */
     int vt0;            /* independent accumulators per thread (loads in flight) */
     int input_vec_size; /* elements per vector load when vectorising along the input */
-    int max_output_vec; /* largest vector along outputs (4 as PyTorch; 16-byte loads need 16/input_size) */
+    int max_output_vec; /* largest vector along outputs, <= TENSOR_REDUCE_MAX_OUTPUT_VEC */
     int max_threads;    /* threads per block before dividing by output_vec_size (512) */
     /* 0: PyTorch's setReduceConfig exactly (the seed tests). 1: our deliberate differences,
      * each measured (docs/cuda_reduce.md "Where our plan differs from PyTorch's"):
@@ -51,6 +51,9 @@ typedef struct tensor_reduce_kernel_traits {
  * TENSOR_REDUCE_SHORT_MAX_UNITS loads (vectors, or elements when rows are not 16-byte
  * aligned). */
 #define TENSOR_REDUCE_SHORT_THREADS 256
+/* Outputs per load along the outputs, at most: the kernel is instantiated for 1, 2 and 4 (as
+ * PyTorch), so a plan must not ask for more (tensor_reduce_config_make refuses such traits). */
+#define TENSOR_REDUCE_MAX_OUTPUT_VEC 4
 /* Independent loads a thread of the general kernel issues before its first add (Reducer::VT0). */
 #define TENSOR_REDUCE_VT0 4
 /* Warps split a short reduced dim (reduce_config.c, split_height) from this many input elements. */

@@ -19,7 +19,7 @@ tensor_reduce_kernel_traits tensor_cuda_reduce_traits(tensor_cuda_reduce_kind ki
     /* 4 outputs per load, as PyTorch, for every dtype. 16-bit inputs had 8 (one 16-byte load):
      * measured slower than 4 with the wide outer CTAs (twice the accumulators per thread, 72
      * registers, a third of the warps resident; docs/cuda_reduce.md item 3). */
-    t.max_output_vec = 4;
+    t.max_output_vec = TENSOR_REDUCE_MAX_OUTPUT_VEC;
     t.max_threads = 512;
     t.tuned = 1; /* our measured deviations from setReduceConfig (reduce_config.h) */
     return t;

@@ -65,7 +65,6 @@ void iter_view_run_parallel(const iter_view *v, int64_t grain, iter_block_fn fn,
  * the largest (ties: the outer one); -1 when the range is empty. */
 int iter_find_split_dim(const int64_t *shape, int first, int ndim, int64_t n);
 
-/* Element numbers of the part [part * size / parts, (part + 1) * size / parts). */
 /* A name into a fixed buffer, cut to fit and always terminated: what snprintf("%s") did, for
  * a tenth of its cost (two per reduction call, on the host path of every tiny one). */
 static inline void iter_copy_name(char *dst, size_t size, const char *src) {
@@ -75,6 +74,7 @@ static inline void iter_copy_name(char *dst, size_t size, const char *src) {
     dst[n] = '\0';
 }
 
+/* Element numbers of the part [part * size / parts, (part + 1) * size / parts). */
 static inline int64_t iter_part_begin(int64_t size, int64_t parts, int64_t part) {
     /* size * part can overflow only for absurd sizes; divide first in that case. */
     if (part != 0 && size > INT64_MAX / part) return (size / parts) * part + ((size % parts) * part) / parts;

@@ -454,6 +454,11 @@ static void test_format_and_errors(void **state) {
     bad.vt0 = 0;
     assert_int_equal(tensor_reduce_config_make(p.iter, &h100, &bad, &c), TENSOR_ERR_INVALID_ARGUMENT);
     assert_error(TENSOR_ERR_INVALID_ARGUMENT, "traits");
+    /* Wider output vectors than the kernel is built for (1, 2, 4) are refused, not planned. */
+    bad = f32_sum;
+    bad.max_output_vec = 2 * TENSOR_REDUCE_MAX_OUTPUT_VEC;
+    assert_int_equal(tensor_reduce_config_make(p.iter, &h100, &bad, &c), TENSOR_ERR_INVALID_ARGUMENT);
+    assert_error(TENSOR_ERR_INVALID_ARGUMENT, "traits");
     unplan(&p);
 }
 
