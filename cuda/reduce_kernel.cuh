@@ -198,7 +198,10 @@ struct Reducer {
         for (int i = 0; i < NACC; i++) acc[i] = Op::identity();
 
         uint32_t idx = input_idx;
-        // Two vectors per iteration, both loads issued before either is used (ILP).
+        // Two vectors per iteration, both loads issued before either is used (ILP). Four for
+        // 8-byte elements (their vectors hold 2 values, as PyTorch's 32-byte double vectors
+        // give 2 loads) measured slower: the float64 and int64 sums then spilled under the
+        // 32-register cap (Bounds), 0.96x and 0.94x torch.
         for (const uint32_t bound = run_bound(nvec, step); idx < bound; idx += 2 * step) {
             const LoadVec<scalar_t, IN_VEC> a = vdata[idx], b = vdata[idx + step];
 #pragma unroll
@@ -381,6 +384,47 @@ struct Reducer {
         }
     }
 
+    // Partials col[c * mult] for c = first, first + step, ... < n, folded by one thread. U are
+    // loaded before any is combined, into U accumulator sets combined in a fixed order at the
+    // end (bitwise the same every run): a plain loop is a chain of dependent L2 round trips,
+    // 264 per thread for a 1M x 64 column sum planned as PyTorch does.
+    __device__ __forceinline__ vec_t fold_partials(const vec_t *col, uint32_t mult, uint32_t first, uint32_t step,
+                                                   uint32_t n) const {
+        constexpr int U = 4;
+        vec_t a[U];
+#pragma unroll
+        for (int u = 0; u < U; u++)
+#pragma unroll
+            for (int i = 0; i < OVS; i++) a[u].v[i] = Op::identity();
+        uint32_t c = first;
+        for (; c + (U - 1) * step < n; c += U * step) {
+            acc_t t[U][OVS];
+#pragma unroll
+            for (int u = 0; u < U; u++) {
+                const acc_t *src = reinterpret_cast<const acc_t *>(col + (size_t)(c + u * step) * mult);
+#pragma unroll
+                for (int i = 0; i < OVS; i++) t[u][i] = load_cg(src + i);
+            }
+#pragma unroll
+            for (int u = 0; u < U; u++)
+#pragma unroll
+                for (int i = 0; i < OVS; i++) a[u].v[i] = Op::combine(a[u].v[i], t[u][i]);
+        }
+#pragma unroll
+        for (int u = 0; u < U; u++, c += step) {
+            if (c < n) {
+                const acc_t *src = reinterpret_cast<const acc_t *>(col + (size_t)c * mult);
+#pragma unroll
+                for (int i = 0; i < OVS; i++) a[u].v[i] = Op::combine(a[u].v[i], load_cg(src + i));
+            }
+        }
+#pragma unroll
+        for (int u = 1; u < U; u++)
+#pragma unroll
+            for (int i = 0; i < OVS; i++) a[0].v[i] = Op::combine(a[0].v[i], a[u].v[i]);
+        return a[0];
+    }
+
     // ---- 3. global reduce: the last CTA of each output column combines the partials ----
     // Returns true in the one CTA that must store (its value is the full result).
     __device__ bool global_reduce(vec_t &value, bool should_store, vec_t *shared) const {
@@ -404,58 +448,16 @@ struct Reducer {
         if (!is_last) return false;
         __threadfence();  // acquire: see the other CTAs' partials
         vec_t v;
-#pragma unroll
-        for (int i = 0; i < OVS; i++) v.v[i] = Op::identity();
         if (x_reduce()) {
-            // All threads of the CTA stride over the column's ctas partials, then the block trees.
-            const uint32_t step = blockDim.x * blockDim.y;
-            for (uint32_t c = threadIdx.x + threadIdx.y * blockDim.x; c < ctas; c += step) {
-                const acc_t *src = reinterpret_cast<const acc_t *>(&staging[c + blockIdx.x * ctas]);
-#pragma unroll
-                for (int i = 0; i < OVS; i++) v.v[i] = Op::combine(v.v[i], load_cg(src + i));
-            }
+            // All threads of the CTA stride over the column's partials, then the block trees.
+            const uint32_t tid = threadIdx.x + threadIdx.y * blockDim.x;
+            v = fold_partials(staging + (size_t)blockIdx.x * ctas, 1u, tid, blockDim.x * blockDim.y, ctas);
             v = block_y_reduce(v, shared);
             v = block_x_reduce(v, shared);
         } else {
-            // Lanes own outputs: warps stride over the CTAs, then the y tree. U partials per
-            // thread are loaded before any is combined, into U accumulator sets combined in a
-            // fixed order at the end: the loop was a chain of dependent L2 round trips (264
-            // of them per thread for a 1M x 64 column sum planned as PyTorch does).
-            constexpr int U = 4;
-            vec_t a[U];
-#pragma unroll
-            for (int u = 0; u < U; u++)
-#pragma unroll
-                for (int i = 0; i < OVS; i++) a[u].v[i] = Op::identity();
-            const uint32_t by = blockDim.y;
+            // Lanes own outputs: warps stride over the CTAs, then the y tree.
             const vec_t *col = staging + (size_t)blockIdx.x * ctas * blockDim.x + threadIdx.x;
-            uint32_t c = threadIdx.y;
-            for (; c + (U - 1) * by < ctas; c += U * by) {
-                acc_t t[U][OVS];
-#pragma unroll
-                for (int u = 0; u < U; u++) {
-                    const acc_t *src = reinterpret_cast<const acc_t *>(col + (size_t)(c + u * by) * blockDim.x);
-#pragma unroll
-                    for (int i = 0; i < OVS; i++) t[u][i] = load_cg(src + i);
-                }
-#pragma unroll
-                for (int u = 0; u < U; u++)
-#pragma unroll
-                    for (int i = 0; i < OVS; i++) a[u].v[i] = Op::combine(a[u].v[i], t[u][i]);
-            }
-#pragma unroll
-            for (int u = 0; u < U; u++, c += by) {
-                if (c < ctas) {
-                    const acc_t *src = reinterpret_cast<const acc_t *>(col + (size_t)c * blockDim.x);
-#pragma unroll
-                    for (int i = 0; i < OVS; i++) a[u].v[i] = Op::combine(a[u].v[i], load_cg(src + i));
-                }
-            }
-            v = a[0];
-#pragma unroll
-            for (int u = 1; u < U; u++)
-#pragma unroll
-                for (int i = 0; i < OVS; i++) v.v[i] = Op::combine(v.v[i], a[u].v[i]);
+            v = fold_partials(col, blockDim.x, threadIdx.y, blockDim.y, ctas);
             v = block_y_reduce(v, shared);
         }
         value = v;
@@ -609,17 +611,27 @@ struct Reducer {
     }
 };
 
+// An Op may declare `static constexpr bool fits_32_registers = true`: its OVS-1 kernel then
+// gets the full-occupancy register cap even with an 8-byte accumulator (see Bounds).
+template <class Op, class = void> struct fits_32_registers : std::bool_constant<(sizeof(typename Op::acc_t) <= 4)> {};
+template <class Op>
+struct fits_32_registers<Op, std::void_t<decltype(Op::fits_32_registers)>> : std::bool_constant<Op::fits_32_registers> {};
+
 // Threads per CTA at most: PyTorch's 512 / OVS, or the tuned plan's wider outer CTAs
 // (TENSOR_REDUCE_WIDE_THREADS). Min blocks per SM, i.e. the register cap: 4 (32 registers at
-// 512 threads, full occupancy) for OVS 1 with 4-byte accumulators, else 2 (64 registers at
-// 512 threads, 128 at 256, 255 at 128: VT0 x OVS accumulators, 8-byte or struct ones, would
-// spill under a tighter cap).
+// 512 threads, full occupancy, which the planner's grid assumes) for OVS 1 when the Op fits
+// (4-byte accumulators, and the 8-byte ones that say so), else 2 (64 registers at 512
+// threads, 128 at 256, 255 at 128: VT0 x OVS accumulators, 8-byte or struct ones, would spill
+// under a tighter cap). Left at 2, the float64 and int64 sums used 39-48 registers, so 2 CTAs
+// of 512 shared an SM: half the loads in flight and two waves of a grid sized for one. With 4
+// (H100, one process against torch): int8 256 MB 0.1072 -> 0.1030 ms (2.61 TB/s), float64
+// 512 MB 0.99x -> 0.995x torch (docs/cuda_reduce.md item 10).
 template <class Op, int OVS>
 struct Bounds {
     static constexpr int acc = (int)sizeof(typename Op::acc_t);
     static constexpr int wide = TENSOR_REDUCE_WIDE_THREADS(OVS, acc);
     static constexpr int threads = 512 / OVS > wide ? 512 / OVS : wide;
-    static constexpr int min_blocks = (OVS == 1 && acc <= 4) ? 4 : 2;
+    static constexpr int min_blocks = (OVS == 1 && fits_32_registers<Op>::value) ? 4 : 2;
 };
 
 template <class Op, int OVS>

@@ -374,6 +374,15 @@ __device__ __forceinline__ float f16_bare(uint16_t h) {
 template <class F, class = void> struct has_two : std::false_type {};
 template <class F> struct has_two<F, std::void_t<decltype(F::two_outputs)>> : std::bool_constant<F::two_outputs> {};
 
+// The sums with 8-byte accumulators: they fit the full-occupancy register cap of
+// reduce_kernel.cuh's Bounds without spilling (ptxas: 32 registers, no spill stores); the
+// other 8-byte families keep 64 (the p-norm spilled 440 bytes under 32, the 0-norm 4).
+template <class F>
+struct is_sum64 : std::bool_constant<std::is_same<F, SumF64>::value || std::is_same<F, SumI64>::value ||
+                                     std::is_same<F, NansumF64>::value || std::is_same<F, NansumI64>::value ||
+                                     std::is_same<F, MeanF64>::value || std::is_same<F, SumSqF64>::value ||
+                                     std::is_same<F, SumSqI64>::value> {};
+
 // The Op struct of reduce_kernel.cuh: a family + an input storage type + an output type.
 template <class F, typename In, typename Out>
 struct Op {
@@ -385,6 +394,7 @@ struct Op {
     // the kernel's input-vectorised path sums them with __dp4a (reduce_kernel.cuh).
     static constexpr bool byte_sum = std::is_same<F, SumI64>::value && !std::is_same<Out, Bool>::value &&
                                      (std::is_same<In, int8_t>::value || std::is_same<In, uint8_t>::value);
+    static constexpr bool fits_32_registers = sizeof(acc_t) <= 4 || is_sum64<F>::value;
     static __device__ __forceinline__ val_t load(In x) {
         if constexpr (std::is_same<In, Half>::value && !keeps_values<F>::value &&
                       (std::is_same<Out, Half>::value || std::is_same<Out, float>::value ||
