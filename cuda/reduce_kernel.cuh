@@ -622,8 +622,8 @@ struct fits_32_registers<Op, std::void_t<decltype(Op::fits_32_registers)>> : std
 // 512 threads, full occupancy, which the planner's grid assumes) for OVS 1 when the Op fits
 // (4-byte accumulators, and the 8-byte ones that say so), else 2 (64 registers at 512
 // threads, 128 at 256, 255 at 128: VT0 x OVS accumulators, 8-byte or struct ones, would spill
-// under a tighter cap). Left at 2, the float64 and int64 sums used 39-48 registers, so 2 CTAs
-// of 512 shared an SM: half the loads in flight and two waves of a grid sized for one. With 4
+// under a tighter cap). Left at 2, the float64 and int64 sums used 39-48 registers, so 2-3
+// CTAs of 512 shared an SM: fewer loads in flight and more waves than the grid was sized for. With 4
 // (H100, one process against torch): int8 256 MB 0.1072 -> 0.1030 ms (2.61 TB/s), float64
 // 512 MB 0.99x -> 0.995x torch (docs/cuda_reduce.md item 10).
 template <class Op, int OVS>
