@@ -611,11 +611,14 @@ struct Reducer {
     }
 };
 
-// An Op may declare `static constexpr bool fits_32_registers = true`: its OVS-1 kernel then
-// gets the full-occupancy register cap even with an 8-byte accumulator (see Bounds).
-template <class Op, class = void> struct fits_32_registers : std::bool_constant<(sizeof(typename Op::acc_t) <= 4)> {};
+// Whether an Op's OVS-1 kernel takes the full-occupancy register cap (see Bounds): always
+// with accumulators of at most 4 bytes; with wider ones when the Op declares
+// `static constexpr bool fits_32_registers = true` (it was checked not to spill).
+template <class Op, class = void> struct declares_fit : std::false_type {};
 template <class Op>
-struct fits_32_registers<Op, std::void_t<decltype(Op::fits_32_registers)>> : std::bool_constant<Op::fits_32_registers> {};
+struct declares_fit<Op, std::void_t<decltype(Op::fits_32_registers)>> : std::bool_constant<Op::fits_32_registers> {};
+template <class Op>
+struct fits_32_registers : std::bool_constant<(sizeof(typename Op::acc_t) <= 4) || declares_fit<Op>::value> {};
 
 // Threads per CTA at most: PyTorch's 512 / OVS, or the tuned plan's wider outer CTAs
 // (TENSOR_REDUCE_WIDE_THREADS). Min blocks per SM, i.e. the register cap: 4 (32 registers at

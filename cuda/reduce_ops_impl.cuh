@@ -398,7 +398,7 @@ struct Op {
     // the kernel's input-vectorised path sums them with __dp4a (reduce_kernel.cuh).
     static constexpr bool byte_sum = std::is_same<F, SumI64>::value && !std::is_same<Out, Bool>::value &&
                                      (std::is_same<In, int8_t>::value || std::is_same<In, uint8_t>::value);
-    static constexpr bool fits_32_registers = sizeof(acc_t) <= 4 || is_sum64<F>::value;
+    static constexpr bool fits_32_registers = is_sum64<F>::value;  // 8-byte accumulators that fit
     static __device__ __forceinline__ val_t load(In x) {
         if constexpr (std::is_same<In, Half>::value && !keeps_values<F>::value &&
                       (std::is_same<Out, Half>::value || std::is_same<Out, float>::value ||
