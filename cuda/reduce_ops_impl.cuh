@@ -377,10 +377,9 @@ template <class F> struct has_two<F, std::void_t<decltype(F::two_outputs)>> : st
 // The sums with 8-byte accumulators: they fit the full-occupancy register cap of
 // reduce_kernel.cuh's Bounds (ptxas: 32 registers, no spill stores, for the float64 sum and
 // the int64 sums of int8 / int32 / int64); the other 8-byte families keep 64 (the p-norm
-// spilled 440 bytes under 32, the 0-norm 4). Per family, not per input: a few rare input
-// types do spill under 32 (int8 / uint8 into float64: 88 / 28 bytes; float32 nansum into
-// float64 and float8_e5m2 into int64: 4) - a per-input condition here is still to do
-// (docs/cuda_reduce.md item 10).
+// spilled 440 bytes under 32, the 0-norm 4). Not every input type of these families fits
+// under 32 (int8 / uint8 into float64: 88 / 28 bytes of spills; float32 nansum into
+// float64 and float8_e5m2 into int64: 4): Op::fits_32_registers leaves those at 64.
 template <class F>
 struct is_sum64 : std::bool_constant<std::is_same<F, SumF64>::value || std::is_same<F, SumI64>::value ||
                                      std::is_same<F, NansumF64>::value || std::is_same<F, NansumI64>::value ||
@@ -398,7 +397,12 @@ struct Op {
     // the kernel's input-vectorised path sums them with __dp4a (reduce_kernel.cuh).
     static constexpr bool byte_sum = std::is_same<F, SumI64>::value && !std::is_same<Out, Bool>::value &&
                                      (std::is_same<In, int8_t>::value || std::is_same<In, uint8_t>::value);
-    static constexpr bool fits_32_registers = is_sum64<F>::value;  // 8-byte accumulators that fit
+    // 8-byte accumulators that fit 32 registers. Inputs of one byte other than the __dp4a byte
+    // sums (int8 / uint8 into float64, float8, bool) spilled under 32 registers (ptxas: up to
+    // 88 bytes), as did float32 into a float64 nansum (4 bytes); they keep 64.
+    static constexpr bool fits_32_registers =
+        is_sum64<F>::value && (byte_sum || sizeof(In) >= 2) &&
+        !(std::is_same<F, NansumF64>::value && std::is_same<In, float>::value);
     static __device__ __forceinline__ val_t load(In x) {
         if constexpr (std::is_same<In, Half>::value && !keeps_values<F>::value &&
                       (std::is_same<Out, Half>::value || std::is_same<Out, float>::value ||
