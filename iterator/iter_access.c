@@ -3,11 +3,17 @@
 #include <string.h>
 
 #include "iterator/iter_impl.h"
+#include "iterator/iter_local.h"
 #include "runtime/error.h"
+
+void iter_clear(tensor_iter_t *it) {
+    for (int a = 0; a < it->num_operands; a++) tensor_release(it->operands[a].tensor);
+    it->num_operands = 0;
+}
 
 void tensor_iter_free(tensor_iter_t *iter) {
     if (iter == NULL) return;
-    for (int a = 0; a < iter->num_operands; a++) tensor_release(iter->operands[a].tensor);
+    iter_clear(iter);
     free(iter);
 }
 

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "iterator/iter_build_impl.h"
+#include "iterator/iter_local.h"
 #include "runtime/error.h"
 
 /* Byte strides per logical dim, right-aligned: 0 for missing leading dims and broadcast dims
@@ -199,9 +200,10 @@ static void release_allocated(iter_build *b) {
         }
 }
 
-tensor_iter_t *tensor_iter_build(const tensor_iter_config *cfg) {
-    TENSOR_CHECK_NOT_NULL_P(cfg, "tensor_iter_build", "cfg");
-    if (cfg->error != TENSOR_OK) return tensor_error_null(cfg->error, "%s", cfg->error_msg);
+tensor_status iter_build_into(const tensor_iter_config *cfg, tensor_iter_t *it) {
+    memset(it, 0, sizeof *it);
+    TENSOR_CHECK_NOT_NULL(cfg, "tensor_iter_build", "cfg");
+    if (cfg->error != TENSOR_OK) return tensor_error(cfg->error, "%s", cfg->error_msg);
     /* On the stack (3.6 KB): a heap block of that size was a large-bin request, and glibc
      * consolidated its fast bins on every call (a tenth of a tiny reduction's time). */
     iter_build build;
@@ -229,7 +231,6 @@ tensor_iter_t *tensor_iter_build(const tensor_iter_config *cfg) {
             memcpy(op->vstrides, op->t->strides, sizeof(int64_t) * (size_t)op->vndim);
         }
     }
-    tensor_iter_t *it = NULL;
     tensor_status st = TENSOR_OK;
     if (b->nops == 0)
         st = tensor_error(TENSOR_ERR_INVALID_ARGUMENT, "%s: the iterator has no operands", b->name);
@@ -249,18 +250,25 @@ tensor_iter_t *tensor_iter_build(const tensor_iter_config *cfg) {
         st = allocate_output(b, &b->ops[a]);
         allocated_any = true;
     }
-    if (st == TENSOR_OK) {
-        it = calloc(1, sizeof *it);
-        if (it == NULL) st = tensor_error(TENSOR_ERR_OUT_OF_MEMORY, "%s: out of host memory", b->name);
-    }
     if (st != TENSOR_OK) {
         if (allocated_any) release_allocated(b);
-        return NULL;
+        return st;
     }
     /* The iterator owns one reference per operand: retain the borrowed ones, adopt the
      * allocated ones. */
     for (int a = 0; a < b->nops; a++)
         if (!b->ops[a].will_alloc) tensor_retain(b->ops[a].t);
     fill_iterator(b, it);
+    return TENSOR_OK;
+}
+
+tensor_iter_t *tensor_iter_build(const tensor_iter_config *cfg) {
+    TENSOR_CHECK_NOT_NULL_P(cfg, "tensor_iter_build", "cfg");
+    tensor_iter_t *it = malloc(sizeof *it);
+    if (it == NULL) return tensor_error_null(TENSOR_ERR_OUT_OF_MEMORY, "%s: out of host memory", cfg->name);
+    if (iter_build_into(cfg, it) != TENSOR_OK) {
+        free(it);
+        return NULL;
+    }
     return it;
 }

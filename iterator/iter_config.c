@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "iterator/iter_impl.h"
+#include "iterator/iter_local.h"
 #include "runtime/error.h"
 
 tensor_status iter_config_fail(tensor_iter_config *cfg, tensor_status status) {
@@ -15,19 +16,29 @@ tensor_status iter_config_fail(tensor_iter_config *cfg, tensor_status status) {
     return status;
 }
 
-tensor_iter_config *tensor_iter_config_new(const char *name) {
-    tensor_iter_config *cfg = calloc(1, sizeof *cfg);
-    if (cfg == NULL)
-        return tensor_error_null(TENSOR_ERR_OUT_OF_MEMORY, "tensor_iter_config_new: out of host memory");
+void iter_config_init(tensor_iter_config *cfg, const char *name) {
+    memset(cfg, 0, sizeof *cfg);
     iter_copy_name(cfg->name, sizeof cfg->name, name != NULL && name[0] != '\0' ? name : "tensor_iter_build");
     cfg->flags = TENSOR_ITER_DEFAULT_FLAGS;
+}
+
+void iter_config_clear(tensor_iter_config *cfg) {
+    for (int i = 0; i < cfg->num_outputs; i++) tensor_release(cfg->outputs[i]);
+    for (int i = 0; i < cfg->num_inputs; i++) tensor_release(cfg->inputs[i]);
+    cfg->num_outputs = cfg->num_inputs = 0;
+}
+
+tensor_iter_config *tensor_iter_config_new(const char *name) {
+    tensor_iter_config *cfg = malloc(sizeof *cfg);
+    if (cfg == NULL)
+        return tensor_error_null(TENSOR_ERR_OUT_OF_MEMORY, "tensor_iter_config_new: out of host memory");
+    iter_config_init(cfg, name);
     return cfg;
 }
 
 void tensor_iter_config_free(tensor_iter_config *cfg) {
     if (cfg == NULL) return;
-    for (int i = 0; i < cfg->num_outputs; i++) tensor_release(cfg->outputs[i]);
-    for (int i = 0; i < cfg->num_inputs; i++) tensor_release(cfg->inputs[i]);
+    iter_config_clear(cfg);
     free(cfg);
 }
 

@@ -134,6 +134,8 @@ static tensor_status check_args(const tensor_iter_t *iter, const tensor_iter_red
 /* Accumulator bytes per slab (see run_slabs): a slab's accumulators stay in L1/L2 while its
  * inputs stream through. */
 #define REDUCE_SLAB_BYTES (64 * 1024)
+/* Accumulator sets up to this size go on the stack (tensor_iter_reduce_run). */
+#define REDUCE_STACK_BYTES 1024
 
 /* The projection view over the kept dims: outputs, then accumulators (acc_strides indexed
  * by computation dim, only dims >= r used). */
@@ -267,6 +269,15 @@ static void run_reduce_task(const reduce_tasks *rt, int64_t t) {
     iter_view_run(&v, 0, iter_view_numel(&v), call_reduce_loop, &tc);
 }
 
+/* Part p of `parts` of the outputs: chunk 0's accumulators absorb chunks 1, 2, ... in order. */
+static void fold_chunks(const tensor_iter_reduce_ops *ops, char *buf, int64_t nouts, int64_t chunks, int64_t parts,
+                        int64_t p) {
+    const int64_t acc = (int64_t)ops->acc_size;
+    int64_t lo = iter_part_begin(nouts, parts, p), hi = iter_part_begin(nouts, parts, p + 1);
+    for (int64_t c = 1; c < chunks && hi > lo; c++)
+        ops->combine(buf + lo * acc, buf + (c * nouts + lo) * acc, hi - lo, ops->ctx);
+}
+
 tensor_status tensor_iter_reduce_run(const tensor_iter_t *iter, const tensor_iter_reduce_ops *ops) {
     const char *func = "tensor_iter_reduce_run";
     if (check_args(iter, ops, func) != TENSOR_OK) return tensor_last_status();
@@ -311,7 +322,10 @@ tensor_status tensor_iter_reduce_run(const tensor_iter_t *iter, const tensor_ite
     int64_t buf_elems, buf_bytes;
     if (__builtin_mul_overflow(chunks, nouts, &buf_elems) || __builtin_mul_overflow(buf_elems, acc, &buf_bytes))
         return tensor_error(TENSOR_ERR_OVERFLOW, "%s: the accumulator buffer size overflows (%s)", func, iter->name);
-    char *buf = tensor_host_alloc((size_t)buf_bytes);
+    /* Small accumulator sets (a tiny reduction's) live on the stack: aligned_alloc + free were
+     * a tenth of a tiny sum's instructions. */
+    _Alignas(64) char small_buf[REDUCE_STACK_BYTES];
+    char *buf = buf_bytes <= REDUCE_STACK_BYTES ? small_buf : tensor_host_alloc((size_t)buf_bytes);
     if (buf == NULL)
         return tensor_error(TENSOR_ERR_OUT_OF_MEMORY, "%s: cannot allocate %lld bytes of accumulators (%s)", func,
                             (long long)buf_bytes, iter->name);
@@ -359,13 +373,13 @@ tensor_status tensor_iter_reduce_run(const tensor_iter_t *iter, const tensor_ite
     /* Fold the chunks left to right: element k of chunk 0 absorbs chunk 1, 2, ... */
     if (chunks > 1) {
         int64_t parts = nthreads > 1 && nouts >= 64 ? (nouts < nthreads ? nouts : nthreads) : 1;
+        if (parts > 1) {
 #if TENSOR_HAVE_OPENMP
-#pragma omp parallel for schedule(static) num_threads(nthreads) if (parts > 1)
+#pragma omp parallel for schedule(static) num_threads(nthreads)
 #endif
-        for (int64_t p = 0; p < parts; p++) {
-            int64_t lo = iter_part_begin(nouts, parts, p), hi = iter_part_begin(nouts, parts, p + 1);
-            for (int64_t c = 1; c < chunks && hi > lo; c++)
-                ops->combine(buf + lo * acc, buf + (c * nouts + lo) * acc, hi - lo, ops->ctx);
+            for (int64_t p = 0; p < parts; p++) fold_chunks(ops, buf, nouts, chunks, parts, p);
+        } else {
+            fold_chunks(ops, buf, nouts, chunks, 1, 0); /* not through a 1-thread OpenMP region */
         }
     }
 
@@ -374,6 +388,6 @@ tensor_status tensor_iter_reduce_run(const tensor_iter_t *iter, const tensor_ite
     project_view(&pv, iter, r, buf, acc_strides);
     project_ctx pc = {ops};
     iter_view_run_parallel(&pv, TENSOR_ITER_GRAIN_SIZE, call_project, &pc);
-    tensor_host_free(buf);
+    if (buf != small_buf) tensor_host_free(buf);
     return TENSOR_OK;
 }

@@ -3,7 +3,7 @@
  * docs/elementwise.md describes the pipeline and the backend contract. */
 #include <string.h>
 
-#include "iterator/iterator.h"
+#include "iterator/iter_local.h"
 #include "ops/elementwise_internal.h"
 #include "ops/functors/ew_common.h"
 #include "runtime/error.h"
@@ -194,8 +194,11 @@ tensor_t *ew_run(const ew_call *c) {
         return NULL;
 
     tensor_t *scalars[3] = {NULL, NULL, NULL};
-    tensor_iter_config *cfg = NULL;
-    tensor_iter_t *iter = NULL;
+    /* config and iterator on the stack: iterator/iter_local.h says why */
+    tensor_iter_config config, *cfg = &config;
+    tensor_iter_t iter_storage, *iter = &iter_storage;
+    iter_config_init(cfg, func);
+    iter->num_operands = 0; /* nothing for iter_clear to drop until it is built */
     tensor_t *ret = NULL;
     const unsigned opmath = opmath_scalar_inputs(c, op, common);
     for (int k = 0; k < c->nin; k++) {
@@ -205,16 +208,13 @@ tensor_t *ew_run(const ew_call *c) {
         scalars[k] = scalar_tensor(c->scalar[k], (opmath >> k) & 1u ? TENSOR_FLOAT32 : common, func);
         if (scalars[k] == NULL) goto done;
     }
-    cfg = tensor_iter_config_new(func);
-    if (cfg == NULL) goto done;
     tensor_iter_config_disable(cfg, TENSOR_ITER_SAME_DTYPE);
     tensor_iter_config_enable(cfg, TENSOR_ITER_ALLOW_CPU_SCALARS);
     tensor_iter_config_add_output_dtype(cfg, c->out, out_dtype);
     for (int k = 0; k < c->nin; k++) tensor_iter_config_add_input(cfg, scalars[k] != NULL ? scalars[k] : c->in[k]);
     if (op == TENSOR_EW_COPY || op == TENSOR_EW_FILL || c->in_place)
         tensor_iter_config_declare_static_shape(cfg, c->out->ndim, c->out->sizes);
-    iter = tensor_iter_build(cfg); /* reports any failed add above */
-    if (iter == NULL) goto done;
+    if (iter_build_into(cfg, iter) != TENSOR_OK) goto done; /* reports any failed add above */
     if (tensor_iter_numel(iter) > 0) {
         tensor_kernel_params params;
         memset(&params, 0, sizeof params);
@@ -236,8 +236,8 @@ tensor_t *ew_run(const ew_call *c) {
     }
     ret = tensor_iter_output(iter, 0);
 done:
-    tensor_iter_free(iter);
-    tensor_iter_config_free(cfg);
+    iter_clear(iter);
+    iter_config_clear(cfg);
     for (int k = 0; k < 3; k++) tensor_release(scalars[k]);
     return ret;
 }

@@ -3,7 +3,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "iterator/iterator.h"
+#include "iterator/iter_local.h"
 #include "ops/elementwise_internal.h"
 #include "runtime/error.h"
 #include "runtime/tensor_impl.h"
@@ -418,21 +418,22 @@ tensor_t *tensor_cast(const tensor_t *t, tensor_dtype dtype) {
     /* the iterator allocates the output like t (memory order kept); COPY converts into it */
     tensor_kernel_fn kernel = tensor_dispatch_get(TENSOR_OP_EW_COPY, t->storage->device.type, func);
     if (kernel == NULL) return NULL;
-    tensor_iter_config *cfg = tensor_iter_config_new(func);
-    if (cfg == NULL) return NULL;
-    tensor_iter_config_disable(cfg, TENSOR_ITER_SAME_DTYPE);
-    tensor_iter_config_add_output_dtype(cfg, NULL, dtype);
-    tensor_iter_config_add_input(cfg, t);
-    tensor_iter_t *iter = tensor_iter_build(cfg);
-    tensor_iter_config_free(cfg);
-    if (iter == NULL) return NULL;
+    tensor_iter_config cfg; /* config and iterator on the stack: iterator/iter_local.h says why */
+    iter_config_init(&cfg, func);
+    tensor_iter_config_disable(&cfg, TENSOR_ITER_SAME_DTYPE);
+    tensor_iter_config_add_output_dtype(&cfg, NULL, dtype);
+    tensor_iter_config_add_input(&cfg, t);
+    tensor_iter_t it, *iter = &it;
+    tensor_status built = iter_build_into(&cfg, iter);
+    iter_config_clear(&cfg);
+    if (built != TENSOR_OK) return NULL;
     tensor_t *ret = NULL;
     tensor_kernel_params params;
     memset(&params, 0, sizeof params);
     params.ew_op = TENSOR_EW_COPY;
     params.ew_dtype = (int)dtype;
     if (tensor_iter_numel(iter) == 0 || kernel(iter, &params) == TENSOR_OK) ret = tensor_iter_output(iter, 0);
-    tensor_iter_free(iter);
+    iter_clear(iter);
     return ret;
 }
 

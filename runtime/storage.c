@@ -24,11 +24,15 @@ void tensor_host_free(void *p) { free(p); }
 
 tensor_storage *tensor_storage_new(size_t nbytes, tensor_device device, const char *func) {
     if (tensor_device_check(device, func) != TENSOR_OK) return NULL;
-    tensor_storage *s = calloc(1, sizeof *s);
+    tensor_storage *s = malloc(sizeof *s); /* every field set, not calloc: tensor_make says why */
     if (s == NULL) return tensor_error_null(TENSOR_ERR_OUT_OF_MEMORY, "%s: out of host memory for a storage", func);
     atomic_init(&s->refcount, 1);
+    s->data = NULL;
     s->nbytes = nbytes;
     s->device = device;
+    s->deleter = NULL;
+    s->deleter_ctx = NULL;
+    s->alloc_handle = NULL;
     if (device.type == TENSOR_DEVICE_CPU) {
         s->kind = TENSOR_STORAGE_CPU;
         s->data = tensor_host_alloc(nbytes);
