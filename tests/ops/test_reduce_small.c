@@ -1,6 +1,7 @@
 /* Small reductions, whose accumulators live on the stack (iterator/iter_reduce_run.c:
  * REDUCE_STACK_BYTES = 1024) and, one output further, on the heap: column sums of [7, n] for
- * n around 1024 bytes of 4- and 8-byte accumulators, exact with integer values, and the same
+ * n around 1024 bytes of accumulators (8 bytes for the float32 and integer sums, 16 for the
+ * compensated float64 sum, 24 for var's Welford state), exact with integer values, and the same
  * calls again (the stack buffer is reused without leftovers from the previous call). */
 #include "reduce_test_util.h"
 
@@ -29,7 +30,7 @@ static void check_column_sums(tensor_dtype dt, int64_t n) {
 
 static void test_column_sums_around_the_stack_buffer(void **state) {
     (void)state;
-    static const int64_t ns[] = {1, 3, 127, 128, 129, 255, 256, 257, 300};
+    static const int64_t ns[] = {1, 3, 63, 64, 65, 127, 128, 129, 255, 256, 257, 300};
     static const tensor_dtype dts[] = {TENSOR_FLOAT32, TENSOR_FLOAT64, TENSOR_INT32, TENSOR_INT64};
     for (int d = 0; d < RT_NELEM(dts); d++)
         for (int k = 0; k < RT_NELEM(ns); k++) check_column_sums(dts[d], ns[k]);
