@@ -19,7 +19,8 @@ void iter_config_clear(tensor_iter_config *cfg);
 /* tensor_iter_build into caller storage. TENSOR_OK: *it holds a reference to each operand
  * (iter_clear drops them). Otherwise *it holds none and the error is recorded. */
 tensor_status iter_build_into(const tensor_iter_config *cfg, tensor_iter_t *it);
-/* Drops the operand references of an iterator built by iter_build_into (or zeroed). */
+/* Drops the operand references of an iterator built by iter_build_into, or of one whose
+ * num_operands was set to 0 (a caller that may bail out before building it). */
 void iter_clear(tensor_iter_t *it);
 
 #endif

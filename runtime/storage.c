@@ -1,3 +1,4 @@
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -22,44 +23,47 @@ void *tensor_host_alloc(size_t nbytes) {
 
 void tensor_host_free(void *p) { free(p); }
 
-tensor_storage *tensor_storage_new(size_t nbytes, tensor_device device, const char *func) {
-    if (tensor_device_check(device, func) != TENSOR_OK) return NULL;
-    tensor_storage *s = malloc(sizeof *s); /* every field set, not calloc: tensor_make says why */
+/* A storage struct with every field set (refcount 1, no data yet). malloc, not calloc:
+ * tensor_make (runtime/tensor.c) says why. */
+static tensor_storage *storage_struct(size_t nbytes, tensor_device device, tensor_storage_kind kind,
+                                      const char *func) {
+    tensor_storage *s = malloc(sizeof *s);
     if (s == NULL) return tensor_error_null(TENSOR_ERR_OUT_OF_MEMORY, "%s: out of host memory for a storage", func);
     atomic_init(&s->refcount, 1);
     s->data = NULL;
     s->nbytes = nbytes;
     s->device = device;
+    s->kind = kind;
     s->deleter = NULL;
     s->deleter_ctx = NULL;
     s->alloc_handle = NULL;
-    if (device.type == TENSOR_DEVICE_CPU) {
-        s->kind = TENSOR_STORAGE_CPU;
+    return s;
+}
+
+tensor_storage *tensor_storage_new(size_t nbytes, tensor_device device, const char *func) {
+    if (tensor_device_check(device, func) != TENSOR_OK) return NULL;
+    const bool cpu = device.type == TENSOR_DEVICE_CPU;
+    tensor_storage *s = storage_struct(nbytes, device, cpu ? TENSOR_STORAGE_CPU : TENSOR_STORAGE_CUDA, func);
+    if (s == NULL) return NULL;
+    if (cpu) {
         s->data = tensor_host_alloc(nbytes);
         if (s->data == NULL) {
             free(s);
             return tensor_error_null(TENSOR_ERR_OUT_OF_MEMORY, "%s: cannot allocate %zu bytes of host memory", func,
                                      nbytes);
         }
-    } else {
-        s->kind = TENSOR_STORAGE_CUDA;
-        if (tensor_cuda_alloc(device.index, nbytes, &s->data, &s->alloc_handle, func) != TENSOR_OK) {
-            free(s);
-            return NULL;
-        }
+    } else if (tensor_cuda_alloc(device.index, nbytes, &s->data, &s->alloc_handle, func) != TENSOR_OK) {
+        free(s);
+        return NULL;
     }
     return s;
 }
 
 tensor_storage *tensor_storage_wrap(void *data, size_t nbytes, tensor_device device, void (*deleter)(void *, void *),
                                     void *ctx, const char *func) {
-    tensor_storage *s = calloc(1, sizeof *s);
-    if (s == NULL) return tensor_error_null(TENSOR_ERR_OUT_OF_MEMORY, "%s: out of host memory for a storage", func);
-    atomic_init(&s->refcount, 1);
+    tensor_storage *s = storage_struct(nbytes, device, TENSOR_STORAGE_EXTERNAL, func);
+    if (s == NULL) return NULL;
     s->data = data;
-    s->nbytes = nbytes;
-    s->device = device;
-    s->kind = TENSOR_STORAGE_EXTERNAL;
     s->deleter = deleter;
     s->deleter_ctx = ctx;
     return s;
