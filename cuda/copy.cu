@@ -105,7 +105,7 @@ extern "C" tensor_status tensor_cuda_ew_copy_kernel(tensor_iter_t *iter, const t
         return tensor_error(TENSOR_ERR_INVALID_ARGUMENT, "%s: a copy needs 1 output and 1 input", func);
     const tensor_dtype d = iter->operands[0].dtype, s = iter->operands[1].dtype;
     // Same dtype: the bits (PyTorch's copy_ keeps NaN payloads). Float pairs: cvt's rules are
-    // COPY's there (cuda/loops_types.cuh), and copy_cast has typed, vectorised kernels for them.
+    // COPY's there (cuda/convert.cuh), and copy_cast has typed, vectorised kernels for them.
     if (d == s || (float_family(d) && float_family(s) && iter->operands[1].device.type == TENSOR_DEVICE_CUDA))
         return tensor_cuda_copy_iter(iter, func);
     tensor_kernel_params q = *p;

@@ -2,7 +2,7 @@
 // kernels, which the engine vectorises (float32 -> bfloat16: 16-byte loads, 8-byte stores);
 // every other pair runs the engine's dynamic casting (a run-time switch per element) through
 // a hub type: int64 between integers and bool, double otherwise. Both give runtime/copy.c's
-// results bit for bit (cuda/loops_types.cuh explains why the float hub equals the double one).
+// results bit for bit (cuda/convert.cuh explains why the float hub equals the double one).
 #include <cuda_runtime.h>
 
 #include "cuda/copy_ops.h"

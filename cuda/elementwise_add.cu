@@ -1,5 +1,4 @@
-// CUDA elementwise ops, one part of the unary/binary switch (one file per few ops so that the
-// kernels compile in parallel): add, sub (with alpha) and mul.
+// CUDA elementwise ops, a few ops per file so that nvcc compiles them in parallel: add, sub (with alpha) and mul.
 #include "cuda/elementwise_ops.cuh"
 #include "cuda/elementwise_ops.h"
 
@@ -25,13 +24,6 @@ using Sub = Family<SubF32, SubF64, SubI64>;
 TT_EW_FAMILY2_T(Mul, tensor_ew_mul)
 }  // namespace
 
-extern "C" tensor_status tensor_cuda_ew_part_add(tensor_iter_t *iter, const tensor_kernel_params *p, int *handled) {
-    const char *func = "tensor_binary (CUDA)";
-    *handled = 1;
-    switch (p->ew_op) {
-    case TENSOR_EW_ADD: return run<Add>(iter, p, -1, func);
-    case TENSOR_EW_SUB: return run<Sub>(iter, p, -1, func);
-    case TENSOR_EW_MUL: return run<Mul>(iter, p, -1, func);
-    default: *handled = 0; return TENSOR_ERR_NOT_IMPLEMENTED;
-    }
-}
+TT_EW_ENTRY(add, Add, "binary", -1)
+TT_EW_ENTRY(sub, Sub, "binary", -1)
+TT_EW_ENTRY(mul, Mul, "binary", -1)

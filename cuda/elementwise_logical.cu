@@ -1,5 +1,4 @@
-// CUDA elementwise ops, one part of the unary/binary switch (one file per few ops so that the
-// kernels compile in parallel): logical (bool results) and bitwise ops.
+// CUDA elementwise ops, a few ops per file so that nvcc compiles them in parallel: logical (bool results) and bitwise ops.
 #include "cuda/elementwise_ops.cuh"
 #include "cuda/elementwise_ops.h"
 
@@ -17,16 +16,9 @@ using BitOr = Family<void, void, BitOrI64>;
 using BitXor = Family<void, void, BitXorI64>;
 }  // namespace
 
-extern "C" tensor_status tensor_cuda_ew_part_logical(tensor_iter_t *iter, const tensor_kernel_params *p, int *handled) {
-    const char *func = "tensor_binary (CUDA)";
-    *handled = 1;
-    switch (p->ew_op) {
-    case TENSOR_EW_LOGICAL_AND: return run<LogicalAnd>(iter, p, -1, func);
-    case TENSOR_EW_LOGICAL_OR: return run<LogicalOr>(iter, p, -1, func);
-    case TENSOR_EW_LOGICAL_XOR: return run<LogicalXor>(iter, p, -1, func);
-    case TENSOR_EW_BITWISE_AND: return run<BitAnd>(iter, p, -1, func);
-    case TENSOR_EW_BITWISE_OR: return run<BitOr>(iter, p, -1, func);
-    case TENSOR_EW_BITWISE_XOR: return run<BitXor>(iter, p, -1, func);
-    default: *handled = 0; return TENSOR_ERR_NOT_IMPLEMENTED;
-    }
-}
+TT_EW_ENTRY(logical_and, LogicalAnd, "binary", -1)
+TT_EW_ENTRY(logical_or, LogicalOr, "binary", -1)
+TT_EW_ENTRY(logical_xor, LogicalXor, "binary", -1)
+TT_EW_ENTRY(bitwise_and, BitAnd, "binary", -1)
+TT_EW_ENTRY(bitwise_or, BitOr, "binary", -1)
+TT_EW_ENTRY(bitwise_xor, BitXor, "binary", -1)

@@ -1,5 +1,4 @@
-// CUDA elementwise ops, one part of the unary/binary switch (one file per few ops so that the
-// kernels compile in parallel): sigmoid, erf, reciprocal, gelu (both forms), silu (device libm for exp/erf).
+// CUDA elementwise ops, a few ops per file so that nvcc compiles them in parallel: sigmoid, erf, reciprocal, gelu (both forms), silu (device libm for exp/erf).
 #include "cuda/elementwise_ops.cuh"
 #include "cuda/elementwise_ops.h"
 
@@ -30,16 +29,9 @@ TT_EW_OP1(GeluTanhF64, gelu_tanh_f64, double, double)
 using GeluTanh = Family<GeluTanhF32, GeluTanhF64, void>;
 }  // namespace
 
-extern "C" tensor_status tensor_cuda_ew_part_math_act(tensor_iter_t *iter, const tensor_kernel_params *p, int *handled) {
-    const char *func = "tensor_unary (CUDA)";
-    *handled = 1;
-    switch (p->ew_op) {
-    case TENSOR_EW_SIGMOID: return run<Sigmoid>(iter, p, -1, func);
-    case TENSOR_EW_ERF: return run<Erf>(iter, p, -1, func);
-    case TENSOR_EW_RECIPROCAL: return run<Reciprocal>(iter, p, -1, func);
-    case TENSOR_EW_GELU: return run<Gelu>(iter, p, -1, func);
-    case TENSOR_EW_GELU_TANH: return run<GeluTanh>(iter, p, -1, func);
-    case TENSOR_EW_SILU: return run<Silu>(iter, p, -1, func);
-    default: *handled = 0; return TENSOR_ERR_NOT_IMPLEMENTED;
-    }
-}
+TT_EW_ENTRY(sigmoid, Sigmoid, "unary", -1)
+TT_EW_ENTRY(erf, Erf, "unary", -1)
+TT_EW_ENTRY(reciprocal, Reciprocal, "unary", -1)
+TT_EW_ENTRY(gelu, Gelu, "unary", -1)
+TT_EW_ENTRY(gelu_tanh, GeluTanh, "unary", -1)
+TT_EW_ENTRY(silu, Silu, "unary", -1)

@@ -1,5 +1,4 @@
-// CUDA elementwise ops, one part of the unary/binary switch (one file per few ops so that the
-// kernels compile in parallel): sqrt, rsqrt (correctly rounded: bit-equal to the CPU), sin, cos, tan, tanh (device libm).
+// CUDA elementwise ops, a few ops per file so that nvcc compiles them in parallel: sqrt, rsqrt (correctly rounded: bit-equal to the CPU), sin, cos, tan, tanh (device libm).
 #include "cuda/elementwise_ops.cuh"
 #include "cuda/elementwise_ops.h"
 
@@ -14,16 +13,9 @@ TT_EW_FAMILY1_F(Tan, tensor_ew_tan)
 TT_EW_FAMILY1_F(Tanh, tensor_ew_tanh)
 }  // namespace
 
-extern "C" tensor_status tensor_cuda_ew_part_math_trig(tensor_iter_t *iter, const tensor_kernel_params *p, int *handled) {
-    const char *func = "tensor_unary (CUDA)";
-    *handled = 1;
-    switch (p->ew_op) {
-    case TENSOR_EW_SQRT: return run<Sqrt>(iter, p, -1, func);
-    case TENSOR_EW_RSQRT: return run<Rsqrt>(iter, p, -1, func);
-    case TENSOR_EW_SIN: return run<Sin>(iter, p, -1, func);
-    case TENSOR_EW_COS: return run<Cos>(iter, p, -1, func);
-    case TENSOR_EW_TAN: return run<Tan>(iter, p, -1, func);
-    case TENSOR_EW_TANH: return run<Tanh>(iter, p, -1, func);
-    default: *handled = 0; return TENSOR_ERR_NOT_IMPLEMENTED;
-    }
-}
+TT_EW_ENTRY(sqrt, Sqrt, "unary", -1)
+TT_EW_ENTRY(rsqrt, Rsqrt, "unary", -1)
+TT_EW_ENTRY(sin, Sin, "unary", -1)
+TT_EW_ENTRY(cos, Cos, "unary", -1)
+TT_EW_ENTRY(tan, Tan, "unary", -1)
+TT_EW_ENTRY(tanh, Tanh, "unary", -1)

@@ -166,3 +166,10 @@ tensor_status run(const tensor_iter_t *iter, const tensor_kernel_params *p, int 
     TT_EW_OP2(NAME##F64, FNBASE##_f64, double, double)                                              \
     TT_EW_OP2(NAME##I64, FNBASE##_i64, int64_t, int64_t)                                            \
     using NAME = Family<NAME##F32, NAME##F64, NAME##I64>;
+
+// One op's entry (cuda/elementwise_ops.h lists them; cuda/elementwise_entry.c's tables point at
+// them): runs family FAM; BOOL_INPUT is the input loaded as bool (where's condition) or -1.
+#define TT_EW_ENTRY(NAME, FAM, ARITY, BOOL_INPUT)                                                   \
+    extern "C" tensor_status tensor_cuda_ew_##NAME(tensor_iter_t *iter, const tensor_kernel_params *p) { \
+        return tt_ew::run<FAM>(iter, p, BOOL_INPUT, "tensor_" ARITY " (CUDA)");                       \
+    }

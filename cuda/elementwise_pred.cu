@@ -1,5 +1,4 @@
-// CUDA elementwise ops, one part of the unary/binary switch (one file per few ops so that the
-// kernels compile in parallel): isnan, isinf, isfinite, logical_not (bool results), bitwise_not.
+// CUDA elementwise ops, a few ops per file so that nvcc compiles them in parallel: isnan, isinf, isfinite, logical_not (bool results), bitwise_not.
 #include "cuda/elementwise_ops.cuh"
 #include "cuda/elementwise_ops.h"
 
@@ -14,15 +13,8 @@ TT_EW_OP1(BitNotI64, tensor_ew_bitwise_not_i64, int64_t, int64_t)
 using BitNot = Family<void, void, BitNotI64>;
 }  // namespace
 
-extern "C" tensor_status tensor_cuda_ew_part_pred(tensor_iter_t *iter, const tensor_kernel_params *p, int *handled) {
-    const char *func = "tensor_unary (CUDA)";
-    *handled = 1;
-    switch (p->ew_op) {
-    case TENSOR_EW_ISNAN: return run<Isnan>(iter, p, -1, func);
-    case TENSOR_EW_ISINF: return run<Isinf>(iter, p, -1, func);
-    case TENSOR_EW_ISFINITE: return run<Isfinite>(iter, p, -1, func);
-    case TENSOR_EW_LOGICAL_NOT: return run<LogicalNot>(iter, p, -1, func);
-    case TENSOR_EW_BITWISE_NOT: return run<BitNot>(iter, p, -1, func);
-    default: *handled = 0; return TENSOR_ERR_NOT_IMPLEMENTED;
-    }
-}
+TT_EW_ENTRY(isnan, Isnan, "unary", -1)
+TT_EW_ENTRY(isinf, Isinf, "unary", -1)
+TT_EW_ENTRY(isfinite, Isfinite, "unary", -1)
+TT_EW_ENTRY(logical_not, LogicalNot, "unary", -1)
+TT_EW_ENTRY(bitwise_not, BitNot, "unary", -1)

@@ -16,13 +16,5 @@ TT_EW_OP3(ClampI64, tensor_ew_clamp_i64(a, b, c), int64_t, int64_t)
 using Clamp = Family<ClampF32, ClampF64, ClampI64>;
 }  // namespace
 
-extern "C" tensor_status tensor_cuda_ew_ternary_kernel(tensor_iter_t *iter, const tensor_kernel_params *p) {
-    const char *func = "tensor_ternary (CUDA)";
-    if (p == nullptr) return tensor_error(TENSOR_ERR_INVALID_ARGUMENT, "%s: argument 'params' is NULL", func);
-    switch (p->ew_op) {
-    case TENSOR_EW_WHERE: return run<Where>(iter, p, 0, func);
-    case TENSOR_EW_CLAMP: return run<Clamp>(iter, p, -1, func);
-    default:
-        return tensor_error(TENSOR_ERR_INVALID_ARGUMENT, "%s: op %d is not a ternary elementwise op", func, p->ew_op);
-    }
-}
+TT_EW_ENTRY(where, Where, "ternary", 0)
+TT_EW_ENTRY(clamp, Clamp, "ternary", -1)

@@ -1,5 +1,4 @@
-// CUDA elementwise ops, one part of the unary/binary switch (one file per few ops so that the
-// kernels compile in parallel): unary ops that keep integer dtypes: neg, abs, sign, relu, floor, ceil, round, trunc.
+// CUDA elementwise ops, a few ops per file so that nvcc compiles them in parallel: unary ops that keep integer dtypes: neg, abs, sign, relu, floor, ceil, round, trunc.
 #include "cuda/elementwise_ops.cuh"
 #include "cuda/elementwise_ops.h"
 
@@ -16,18 +15,11 @@ TT_EW_FAMILY1(Round, tensor_ew_round, float, double, int64_t)
 TT_EW_FAMILY1(Trunc, tensor_ew_trunc, float, double, int64_t)
 }  // namespace
 
-extern "C" tensor_status tensor_cuda_ew_part_unary(tensor_iter_t *iter, const tensor_kernel_params *p, int *handled) {
-    const char *func = "tensor_unary (CUDA)";
-    *handled = 1;
-    switch (p->ew_op) {
-    case TENSOR_EW_NEG: return run<Neg>(iter, p, -1, func);
-    case TENSOR_EW_ABS: return run<Abs>(iter, p, -1, func);
-    case TENSOR_EW_SIGN: return run<Sign>(iter, p, -1, func);
-    case TENSOR_EW_RELU: return run<Relu>(iter, p, -1, func);
-    case TENSOR_EW_FLOOR: return run<Floor>(iter, p, -1, func);
-    case TENSOR_EW_CEIL: return run<Ceil>(iter, p, -1, func);
-    case TENSOR_EW_ROUND: return run<Round>(iter, p, -1, func);
-    case TENSOR_EW_TRUNC: return run<Trunc>(iter, p, -1, func);
-    default: *handled = 0; return TENSOR_ERR_NOT_IMPLEMENTED;
-    }
-}
+TT_EW_ENTRY(neg, Neg, "unary", -1)
+TT_EW_ENTRY(abs, Abs, "unary", -1)
+TT_EW_ENTRY(sign, Sign, "unary", -1)
+TT_EW_ENTRY(relu, Relu, "unary", -1)
+TT_EW_ENTRY(floor, Floor, "unary", -1)
+TT_EW_ENTRY(ceil, Ceil, "unary", -1)
+TT_EW_ENTRY(round, Round, "unary", -1)
+TT_EW_ENTRY(trunc, Trunc, "unary", -1)

@@ -2,7 +2,7 @@
 // functor over a built tensor_iter_t, one output and NIN inputs.
 //
 //   gpu_kernel<OutS, InS>(iter, op, func)
-//     OutS, InS   storage types (cuda/loops_types.cuh) the kernel is compiled for: the output's
+//     OutS, InS   storage types (cuda/convert.cuh) the kernel is compiled for: the output's
 //                 and every input's. Operands of other dtypes take the dynamic-casting path.
 //     op          a functor: res_t operator()(arg_t, ..., arg_t) const (NIN arguments), with
 //                 member types arg_t / res_t (compute types) and `static constexpr int nin`,
@@ -38,12 +38,14 @@
 #include <utility>
 
 #include "cuda/device_internal.h"
-#include "cuda/loops_types.cuh"
+#include "cuda/convert.cuh"
 #include "iterator/iterator.h"
 #include "iterator/offset_calc.h"
 #include "runtime/error.h"
 
 namespace tt_loops {
+
+using namespace tt_cvt; // storage types and conversions, shared with the reduction engine
 
 constexpr int kThreads = 128; // PyTorch's choice; 16 blocks fill an SM's 2048 threads
 

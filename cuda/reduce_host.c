@@ -12,6 +12,7 @@
 #include "cuda/cuda_backend.h"
 #include "cuda/device_internal.h"
 #include "cuda/reduce_host.h"
+#include "runtime/dtype.h"
 #include "runtime/error.h"
 
 /* ---- semaphores: one buffer per device, zeroed once ----
@@ -146,6 +147,9 @@ tensor_status tensor_cuda_reduce_plan_make(const tensor_iter_t *iter, tensor_cud
     plan->src = iter->operands[in_arg].data;
     plan->dst = iter->operands[out_arg].data;
     plan->dst2 = two ? iter->operands[1].data : NULL;
+    plan->in_dtype = (int)iter->operands[in_arg].dtype;
+    plan->out_dtype = (int)iter->operands[out_arg].dtype;
+    plan->out_size = (uint32_t)tensor_dtype_size(iter->operands[out_arg].dtype);
     /* A piece of a split arg-reduction numbers its elements from where it starts. */
     plan->index_base = tensor_iter_reduce_index_base(iter);
     plan->accumulate = iter->accumulate;

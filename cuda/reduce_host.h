@@ -36,6 +36,11 @@ typedef struct tensor_cuda_reduce_plan {
     const char *src;
     char *dst;
     char *dst2;               /* the second output (two-output ops), else NULL */
+    /* The dtypes of the input and the (first) output, and the output's element size: the
+     * dynamic-cast kernels (cuda/reduce_op.cuh) convert by these at run time. */
+    int in_dtype;
+    int out_dtype;
+    uint32_t out_size;
     void *staging;            /* cfg.staging_bytes of partials, or NULL */
     uint32_t *semaphores;     /* grid[0] counters, all 0 between launches, or NULL */
     /* 32-bit pieces of a larger iterator (iterator.h, pytorch-internals.md §10.10):

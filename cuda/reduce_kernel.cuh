@@ -112,6 +112,13 @@ __device__ __forceinline__ int32_t dp4_sum(uint32_t w, int32_t acc, uint8_t *) {
     return (int32_t)__dp4a(w, 0x01010101u, (uint32_t)acc);
 }
 
+// An Op may declare `static constexpr bool dynamic_cast_load = true`: its load takes the plan
+// (the input and output dtypes are read at run time), and its out_t is not a type of the
+// output (the plan's out_size is the output's element size).
+template <class Op, class = void> struct is_dynamic_op : std::false_type {};
+template <class Op>
+struct is_dynamic_op<Op, std::void_t<decltype(Op::dynamic_cast_load)>> : std::bool_constant<Op::dynamic_cast_load> {};
+
 template <class Op, int OVS>
 struct Reducer {
     using scalar_t = typename Op::scalar_t;
@@ -123,6 +130,12 @@ struct Reducer {
 
     const tensor_cuda_reduce_plan &p;
     __device__ Reducer(const tensor_cuda_reduce_plan &plan) : p(plan) {}
+
+    // An element's value: the Op converts by its own types, or (DynOp) by the plan's dtypes.
+    __device__ __forceinline__ typename Op::val_t ld(scalar_t x) const {
+        if constexpr (is_dynamic_op<Op>::value) return Op::load(x, p);
+        else return Op::load(x);
+    }
 
     // The functor's reduce with the element's index in the whole iterator (split pieces add
     // their base) and the op's scalar parameter.
@@ -177,8 +190,8 @@ struct Reducer {
     // The head into h, then the tail into t (element by element, in index order): the part of
     // the row no vector covers. Only the thread of input_idx 0 calls it.
     __device__ __forceinline__ void fold_head_tail(const scalar_t *data, RowSplit s, acc_t &h, acc_t &t) const {
-        for (uint32_t i = 0; i < s.head; i++) h = red(h, Op::load(data[i]), i);
-        for (uint32_t i = s.head + s.nvec * IN_VEC; i < p.num_inputs; i++) t = red(t, Op::load(data[i]), i);
+        for (uint32_t i = 0; i < s.head; i++) h = red(h, ld(data[i]), i);
+        for (uint32_t i = s.head + s.nvec * IN_VEC; i < p.num_inputs; i++) t = red(t, ld(data[i]), i);
     }
 
     // ---- 1a. thread reduce along a contiguous reduced dim, 16-byte loads ----
@@ -206,17 +219,17 @@ struct Reducer {
             const LoadVec<scalar_t, IN_VEC> a = vdata[idx], b = vdata[idx + step];
 #pragma unroll
             for (int i = 0; i < IN_VEC; i++)
-                acc[i % NACC] = red(acc[i % NACC], Op::load(a.v[i]), head + idx * IN_VEC + i);
+                acc[i % NACC] = red(acc[i % NACC], ld(a.v[i]), head + idx * IN_VEC + i);
 #pragma unroll
             for (int i = 0; i < IN_VEC; i++)
                 acc[i % NACC] =
-                    red(acc[i % NACC], Op::load(b.v[i]), head + (idx + step) * IN_VEC + i);
+                    red(acc[i % NACC], ld(b.v[i]), head + (idx + step) * IN_VEC + i);
         }
         if (idx < nvec) {
             const LoadVec<scalar_t, IN_VEC> a = vdata[idx];
 #pragma unroll
             for (int i = 0; i < IN_VEC; i++)
-                acc[i % NACC] = red(acc[i % NACC], Op::load(a.v[i]), head + idx * IN_VEC + i);
+                acc[i % NACC] = red(acc[i % NACC], ld(a.v[i]), head + idx * IN_VEC + i);
         }
         if (input_idx == 0) fold_head_tail(data, s, acc[0], acc[1]);
 #pragma unroll
@@ -288,14 +301,14 @@ struct Reducer {
 #pragma unroll
             for (int j = 0; j < VT0; j++)
 #pragma unroll
-                for (int i = 0; i < OVS; i++) acc[j][i] = red(acc[j][i], Op::load(v[j].v[i]), idx + j * step);
+                for (int i = 0; i < OVS; i++) acc[j][i] = red(acc[j][i], ld(v[j].v[i]), idx + j * step);
         }
 #pragma unroll
         for (int j = 0; j < VT0; j++) {
             if (idx < n) {
                 const LoadVec<scalar_t, OVS> v = *reinterpret_cast<const LoadVec<scalar_t, OVS> *>(base + in_offset(idx));
 #pragma unroll
-                for (int i = 0; i < OVS; i++) acc[j][i] = red(acc[j][i], Op::load(v.v[i]), idx);
+                for (int i = 0; i < OVS; i++) acc[j][i] = red(acc[j][i], ld(v.v[i]), idx);
             }
             idx += step;
         }
@@ -375,8 +388,11 @@ struct Reducer {
             // operand is the second output.
             char *out2 = p.dst2 != nullptr ? p.dst2 + o[2] : nullptr;
             acc_t v = value.v[i];
+            uint32_t out_size;
+            if constexpr (is_dynamic_op<Op>::value) out_size = p.out_size;
+            else out_size = (uint32_t)sizeof(out_t);
             acc_t *partial = p.acc_buf != nullptr
-                                 ? reinterpret_cast<acc_t *>(p.acc_buf + (size_t)(o[0] / sizeof(out_t)) * sizeof(acc_t))
+                                 ? reinterpret_cast<acc_t *>(p.acc_buf + (size_t)(o[0] / out_size) * sizeof(acc_t))
                                  : reinterpret_cast<acc_t *>(out);
             if (p.accumulate) v = Op::combine(*partial, v);
             if (p.final_output) Op::store(out, out2, v, p);
@@ -501,7 +517,7 @@ struct Reducer {
                 for (int r = 0; r < R; r++)
                     if (TT_ROW_OK(r))
 #pragma unroll
-                        for (int i = 0; i < IN_VEC; i++) acc[r] = red(acc[r], Op::load(v[r].v[i]), u * IN_VEC + i);
+                        for (int i = 0; i < IN_VEC; i++) acc[r] = red(acc[r], ld(v[r].v[i]), u * IN_VEC + i);
             }
         } else {
             for (uint32_t u = tx; u < n; u += lanes) {
@@ -511,7 +527,7 @@ struct Reducer {
                     if (TT_ROW_OK(r)) v[r] = reinterpret_cast<const scalar_t *>(p.src + off[r])[u];
 #pragma unroll
                 for (int r = 0; r < R; r++)
-                    if (TT_ROW_OK(r)) acc[r] = red(acc[r], Op::load(v[r]), u);
+                    if (TT_ROW_OK(r)) acc[r] = red(acc[r], ld(v[r]), u);
             }
         }
         // Every lane of the warp shuffles (rows past the end hold the identity); offsets stay
@@ -571,7 +587,7 @@ struct Reducer {
             const scalar_t *row = ss + r * n;
             vec_t out;
             out.v[0] = Op::identity();
-            for (uint32_t k = 0; k < n; k++) out.v[0] = red(out.v[0], Op::load(row[k]), k);
+            for (uint32_t k = 0; k < n; k++) out.v[0] = red(out.v[0], ld(row[k]), k);
             store(row0 + r, out);
         }
     }
@@ -634,7 +650,8 @@ struct Bounds {
     static constexpr int acc = (int)sizeof(typename Op::acc_t);
     static constexpr int wide = TENSOR_REDUCE_WIDE_THREADS(OVS, acc);
     static constexpr int threads = 512 / OVS > wide ? 512 / OVS : wide;
-    static constexpr int min_blocks = (OVS == 1 && fits_32_registers<Op>::value) ? 4 : 2;
+    // The dynamic-cast tier calls its load out of line: it keeps 64 registers for the call.
+    static constexpr int min_blocks = (OVS == 1 && fits_32_registers<Op>::value && !is_dynamic_op<Op>::value) ? 4 : 2;
 };
 
 template <class Op, int OVS>

@@ -66,6 +66,12 @@ if cmake -S . -B "$BUILD" -DCMAKE_BUILD_TYPE=Release -DTENSOR_CUDA=ON -DCMAKE_CU
    cmake --build "$BUILD" -j "$JOBS" >>"$OUT/build.log" 2>&1; then
   say "build: OK ($(($(date +%s) - t0)) s), $(grep -c 'warning:' "$OUT/build.log") warning(s)"
   grep 'warning:' "$OUT/build.log" | sort -u | head -10 | sed 's/^/  /' | tee -a "$SUMMARY"
+  lib=$(readlink -f "$BUILD/libtinytensor.so")
+  say "library: $(basename "$lib") $(stat -c %s "$lib") bytes, libtinytensor.a $(stat -c %s "$BUILD/libtinytensor.a") bytes"
+  if command -v cuobjdump >/dev/null; then
+    say "kernels (cuobjdump -res-usage): $(cuobjdump -res-usage "$lib" 2>/dev/null | grep -c 'Function ') in all," \
+        "$(cuobjdump -res-usage "$lib" 2>/dev/null | grep 'Function ' | grep -cE 'reduce_kernel|short_rows_kernel') reduction"
+  fi
 else
   say "build: FAILED (last lines of build.log follow)"
   tail -40 "$OUT/build.log"

@@ -67,9 +67,9 @@ static void test_every_op(void **state) {
         const char *kernel;
     } cases[] = {
         {"sum", TENSOR_DTYPE_DEFAULT, "cuda kernel: sum, float16 -> float16, input element 2 B, accumulator 4 B"},
-        {"sum", TENSOR_FLOAT64, "cuda kernel: sum, float16 -> float64, input element 2 B, accumulator 8 B"},
+        {"sum", TENSOR_FLOAT64, "cuda kernel: sum, float16 -> float64 (dynamic cast), input element 2 B, accumulator 8 B"},
         {"nansum", TENSOR_DTYPE_DEFAULT, "cuda kernel: nansum, float16 -> float16"},
-        {"prod", TENSOR_INT32, "cuda kernel: prod, float16 -> int32, input element 2 B, accumulator 8 B"},
+        {"prod", TENSOR_INT32, "cuda kernel: prod, float16 -> int32 (dynamic cast), input element 2 B, accumulator 8 B"},
         {"mean", TENSOR_DTYPE_DEFAULT, "cuda kernel: mean, float16 -> float16"},
         {"nanmean", TENSOR_FLOAT32, "cuda kernel: nanmean, float16 -> float32, input element 2 B, accumulator 16 B"},
         {"amax", TENSOR_DTYPE_DEFAULT, "cuda kernel: amax, float16 -> float16"},

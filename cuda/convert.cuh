@@ -1,4 +1,6 @@
-// Storage types and conversions of the CUDA elementwise engine (cuda/loops.cuh).
+// Storage types and conversions of the CUDA engines: the elementwise engine (cuda/loops.cuh)
+// and the reduction engine (cuda/reduce_op.cuh) convert with the functions below, one
+// vocabulary for both.
 //
 // A "storage type" is how one element of a dtype sits in memory (Half = 16 raw bits); a
 // "compute type" is what a functor computes in (float for every 16/8-bit float: semantics §6).
@@ -14,12 +16,13 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 #include <type_traits>
 
 #include "runtime/dtype.h"
 #include "runtime/dtype_convert.h"
 
-namespace tt_loops {
+namespace tt_cvt {
 
 struct Half { uint16_t bits; };
 struct BFloat16 { uint16_t bits; };
@@ -155,4 +158,99 @@ template <typename R> __device__ __forceinline__ void store_dyn(char *p, tensor_
     }
 }
 
-}  // namespace tt_loops
+// ---- the reduction engine's loads ----
+// A reduction loads an element straight into its functor's value type V (float, double or
+// int64), with the CPU reductions' rules (cpu/cpu_convert.c): cvt's, except that an integer
+// becomes a float32 value in ONE rounding ((float)int64, not cvt's (float)(double)int64, which
+// is the copy's rule).
+template <typename V, typename S> __host__ __device__ __forceinline__ V load_value(S x) {
+    if constexpr (std::is_same<V, float>::value && kind_of<S>::value == 0) return (float)i64_of(x);
+    else return cvt<V>(x);
+}
+
+// PyTorch's "cast to dtype=, then reduce": when the output dtype is narrower than the value
+// type, each element goes through the output's value set first: a float value rounds through
+// float16 / bfloat16 / float8, an int64 value becomes x != 0 for a bool output. Nothing
+// happens for float32 / float64 / integer outputs. The output dtype is known at compile time
+// (via<Out>) or at run time (via_dyn).
+template <typename Out> __device__ __forceinline__ float via(float v) {
+    if constexpr (kind_of<Out>::value == 1 && !std::is_same<Out, float>::value) return f32_of(from_f32<Out>(v));
+    else return v;
+}
+template <typename Out> __device__ __forceinline__ double via(double v) { return v; }
+template <typename Out> __device__ __forceinline__ int64_t via(int64_t v) {
+    if constexpr (std::is_same<Out, Bool>::value) return (int64_t)(v != 0);
+    else return v;
+}
+__device__ __forceinline__ float via_dyn(float v, tensor_dtype out) {
+    switch (out) {
+    case TENSOR_FLOAT16: return via<Half>(v);
+    case TENSOR_BFLOAT16: return via<BFloat16>(v);
+    case TENSOR_FLOAT8_E4M3FN: return via<E4M3>(v);
+    case TENSOR_FLOAT8_E5M2: return via<E5M2>(v);
+    default: return v;
+    }
+}
+__device__ __forceinline__ double via_dyn(double v, tensor_dtype) { return v; }
+__device__ __forceinline__ int64_t via_dyn(int64_t v, tensor_dtype out) { return out == TENSOR_BOOL ? (int64_t)(v != 0) : v; }
+
+// The value an element of storage type In gives when it is reduced into an output whose dtype
+// is `out` (== In's own dtype when `same`): to bool, x != 0 on the element as it is (0.5 is
+// true), not on its truncation; float and int64 values go through the output's value set.
+template <typename V, typename In> __device__ __forceinline__ V load_for_dyn(In x, tensor_dtype out, bool same) {
+    if (same) return load_value<V>(x);
+    if constexpr (std::is_same<V, int64_t>::value) {
+        if (out == TENSOR_BOOL) return (int64_t)(load_value<double>(x) != 0.0);
+    }
+    if constexpr (std::is_same<V, double>::value) return load_value<V>(x);
+    else return via_dyn(load_value<V>(x), out);
+}
+template <typename V, typename In, typename Out> __device__ __forceinline__ V load_for(In x) {
+    return load_for_dyn<V>(x, dtype_of<Out>::value, std::is_same<In, Out>::value);
+}
+
+// Raw words of 1, 2, 4 and 8 bytes: how the dynamic-cast reductions hold an element whose
+// dtype is known only at run time.
+template <int N> struct raw_word;
+template <> struct raw_word<1> { using type = uint8_t; };
+template <> struct raw_word<2> { using type = uint16_t; };
+template <> struct raw_word<4> { using type = uint32_t; };
+template <> struct raw_word<8> { using type = uint64_t; };
+
+template <typename S, typename W> __device__ __forceinline__ S bits_as(W w) {
+    static_assert(sizeof(S) == sizeof(W), "a word of the element's size");
+    S s;
+    memcpy(&s, &w, sizeof s);
+    return s;
+}
+
+// An element of run-time dtype `in` (N bytes, as the word w) reduced into an `out` output.
+template <typename V, typename W>
+__device__ __forceinline__ V load_raw_for(W w, tensor_dtype in, tensor_dtype out) {
+    const bool same = in == out;
+#define TT_AS(S) return load_for_dyn<V>(bits_as<S>(w), out, same)
+    if constexpr (sizeof(W) == 1) {
+        switch (in) {
+        case TENSOR_BOOL: TT_AS(Bool);
+        case TENSOR_UINT8: TT_AS(uint8_t);
+        case TENSOR_INT8: TT_AS(int8_t);
+        case TENSOR_FLOAT8_E4M3FN: TT_AS(E4M3);
+        default: TT_AS(E5M2);
+        }
+    } else if constexpr (sizeof(W) == 2) {
+        switch (in) {
+        case TENSOR_INT16: TT_AS(int16_t);
+        case TENSOR_FLOAT16: TT_AS(Half);
+        default: TT_AS(BFloat16);
+        }
+    } else if constexpr (sizeof(W) == 4) {
+        if (in == TENSOR_INT32) TT_AS(int32_t);
+        TT_AS(float);
+    } else {
+        if (in == TENSOR_INT64) TT_AS(int64_t);
+        TT_AS(double);
+    }
+#undef TT_AS
+}
+
+}  // namespace tt_cvt

@@ -1,0 +1,53 @@
+# The CUDA build's budget, checked by the cuda_budget test (tests/CMakeLists.txt) on the built
+# shared library, with or without a GPU:
+#   - every row of cuda/reduce_table.h compiles to exactly four reduction kernels (the kernel at
+#     output vector widths 1, 2, 4 and the short-rows kernel), each once: a count above that
+#     means a kernel is instantiated in more than one unit;
+#   - the reduction kernels stay within TENSOR_REDUCE_KERNEL_BUDGET, all kernels within
+#     TENSOR_CUDA_KERNEL_BUDGET;
+#   - a Release library stays within TENSOR_CUDA_LIBRARY_BUDGET_MB per target architecture.
+# Kernels are counted by their host launch stubs (nm), one per compiled kernel.
+# Usage: cmake -DLIB=<libtinytensor.so> -DNM=<nm> -DROWS=<table rows> -DARCHS=<n> -DCONFIG=<cfg> -P cuda_budget.cmake
+set(TENSOR_REDUCE_KERNEL_BUDGET 1300)
+set(TENSOR_CUDA_KERNEL_BUDGET 3600)
+set(TENSOR_CUDA_LIBRARY_BUDGET_MB 48)
+
+foreach(v LIB NM ROWS ARCHS CONFIG)
+  if(NOT DEFINED ${v})
+    message(FATAL_ERROR "cuda_budget: -D${v}= is required")
+  endif()
+endforeach()
+execute_process(COMMAND ${NM} -C ${LIB} OUTPUT_VARIABLE syms RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "cuda_budget: ${NM} failed on ${LIB}")
+endif()
+# One stub function per compiled kernel (code symbols, t/T; its static locals and guards are
+# data). Not deduplicated: a kernel compiled in two units with internal linkage has two stubs
+# of the same name, and must count twice.
+string(REGEX MATCHALL "[0-9a-f]+ [tT] __device_stub__[^\n]*" stubs "${syms}")
+list(TRANSFORM stubs REPLACE "^[0-9a-f]+ [tT] " "")
+list(LENGTH stubs all)
+list(FILTER stubs INCLUDE REGEX "reduce_kernel|short_rows_kernel")
+list(LENGTH stubs reduce)
+math(EXPR expected "4 * ${ROWS}")
+file(SIZE ${LIB} bytes)
+math(EXPR mb "${bytes} / 1048576")
+math(EXPR lib_budget "${TENSOR_CUDA_LIBRARY_BUDGET_MB} * ${ARCHS}")
+message(STATUS "cuda_budget: ${reduce} reduction kernels (table: ${ROWS} rows x 4 = ${expected}; budget ${TENSOR_REDUCE_KERNEL_BUDGET}), "
+               "${all} kernels in all (budget ${TENSOR_CUDA_KERNEL_BUDGET}), library ${mb} MB (${CONFIG}; Release budget ${lib_budget} MB)")
+set(failed "")
+if(NOT reduce EQUAL expected)
+  string(APPEND failed " reduction kernels ${reduce} != ${expected} (a kernel compiled in more than one unit, or a row not compiled);")
+endif()
+if(reduce GREATER TENSOR_REDUCE_KERNEL_BUDGET)
+  string(APPEND failed " reduction kernels ${reduce} > ${TENSOR_REDUCE_KERNEL_BUDGET};")
+endif()
+if(all GREATER TENSOR_CUDA_KERNEL_BUDGET)
+  string(APPEND failed " kernels ${all} > ${TENSOR_CUDA_KERNEL_BUDGET};")
+endif()
+if(CONFIG STREQUAL "Release" AND mb GREATER lib_budget)
+  string(APPEND failed " library ${mb} MB > ${lib_budget} MB;")
+endif()
+if(failed)
+  message(FATAL_ERROR "cuda_budget: over budget:${failed}")
+endif()

@@ -1,0 +1,238 @@
+// The reduction functor families: the C functors of ops/functors/*.h under one C++ name each,
+// with the interface the kernel's Op (cuda/reduce_op.cuh) expects:
+//   val_t (what a load gives: float, double or int64), acc_t, identity(), reduce(acc, x,
+//   index, param), combine(a, b), project(acc, count, param) -- or, for two-output families,
+//   project(acc, plan) and project2(acc, plan).
+// Types only: nothing here is a kernel or instantiates one.
+#pragma once
+
+#include <cstdint>
+#include <type_traits>
+
+#include "cuda/reduce_host.h"
+#include "ops/functors/all.h"
+#include "ops/functors/amax.h"
+#include "ops/functors/any.h"
+#include "ops/functors/argmax.h"
+#include "ops/functors/count_nonzero.h"
+#include "ops/functors/logsumexp.h"
+#include "ops/functors/max.h"
+#include "ops/functors/mean.h"
+#include "ops/functors/nansum.h"
+#include "ops/functors/norm.h"
+#include "ops/functors/prod.h"
+#include "ops/functors/sum.h"
+#include "ops/functors/sum_of_squares.h"
+#include "ops/functors/welford.h"
+
+namespace tt_reduce {
+
+// ---- functor families: the C functions of ops/functors/*.h under one C++ name ----
+// val_t: the element's value type (what load gives); acc_t: the accumulator. reduce and
+// project take the op's scalar parameter (norm's p) and project the element count (mean);
+// families that need neither ignore them.
+#define TT_FAMILY_VA(NAME, OP, SFX, VAL, ACC)                                                   \
+    struct NAME {                                                                              \
+        using val_t = VAL;                                                                     \
+        using acc_t = ACC;                                                                     \
+        static __device__ __forceinline__ ACC identity() { return tensor_##OP##_##SFX##_identity(); } \
+        static __device__ __forceinline__ ACC reduce(ACC a, VAL x, int64_t i, double) {        \
+            return tensor_##OP##_##SFX##_reduce(a, x, i);                                      \
+        }                                                                                      \
+        static __device__ __forceinline__ ACC combine(ACC a, ACC b) { return tensor_##OP##_##SFX##_combine(a, b); } \
+        static __device__ __forceinline__ auto project(ACC a, int64_t, double) {               \
+            return tensor_##OP##_##SFX##_project(a);                                           \
+        }                                                                                      \
+    };
+#define TT_FAMILY(NAME, OP, SFX, T) TT_FAMILY_VA(NAME, OP, SFX, T, T)
+// Families whose project needs the number of reduced elements (mean).
+#define TT_FAMILY_COUNT(NAME, OP, SFX, T)                                                      \
+    struct NAME {                                                                              \
+        using val_t = T;                                                                       \
+        using acc_t = T;                                                                       \
+        static __device__ __forceinline__ T identity() { return tensor_##OP##_##SFX##_identity(); } \
+        static __device__ __forceinline__ T reduce(T a, T x, int64_t i, double) {              \
+            return tensor_##OP##_##SFX##_reduce(a, x, i);                                      \
+        }                                                                                      \
+        static __device__ __forceinline__ T combine(T a, T b) { return tensor_##OP##_##SFX##_combine(a, b); } \
+        static __device__ __forceinline__ T project(T a, int64_t n, double) { return tensor_##OP##_##SFX##_project(a, n); } \
+    };
+// norm with a general p: p in the value type, as the CPU backend (cpu/reduce_ops.c).
+#define TT_FAMILY_NORMP(NAME, SFX, T)                                                          \
+    struct NAME {                                                                              \
+        using val_t = T;                                                                       \
+        using acc_t = T;                                                                       \
+        static __device__ __forceinline__ T identity() { return tensor_normp_##SFX##_identity(); } \
+        static __device__ __forceinline__ T reduce(T a, T x, int64_t i, double p) {            \
+            return tensor_normp_##SFX##_reduce(a, x, i, (T)p);                                 \
+        }                                                                                      \
+        static __device__ __forceinline__ T combine(T a, T b) { return tensor_normp_##SFX##_combine(a, b); } \
+        static __device__ __forceinline__ T project(T a, int64_t, double p) { return tensor_normp_##SFX##_project(a, (T)p); } \
+    };
+TT_FAMILY(SumF32, sum, f32, float)
+TT_FAMILY(SumF64, sum, f64, double)
+TT_FAMILY(SumI64, sum, i64, int64_t)
+TT_FAMILY(NansumF32, nansum, f32, float)
+TT_FAMILY(NansumF64, nansum, f64, double)
+TT_FAMILY(NansumI64, nansum, i64, int64_t)
+TT_FAMILY(ProdF32, prod, f32, float)
+TT_FAMILY(ProdF64, prod, f64, double)
+TT_FAMILY(ProdI64, prod, i64, int64_t)
+TT_FAMILY(AmaxF32, amax, f32, float)
+TT_FAMILY(AmaxF64, amax, f64, double)
+TT_FAMILY(AmaxI64, amax, i64, int64_t)
+TT_FAMILY(AminF32, amin, f32, float)
+TT_FAMILY(AminF64, amin, f64, double)
+TT_FAMILY(AminI64, amin, i64, int64_t)
+TT_FAMILY_COUNT(MeanF32, mean, f32, float)
+TT_FAMILY_COUNT(MeanF64, mean, f64, double)
+TT_FAMILY(SumSqF32, sum_of_squares, f32, float)
+TT_FAMILY(SumSqF64, sum_of_squares, f64, double)
+TT_FAMILY(SumSqI64, sum_of_squares, i64, int64_t)
+TT_FAMILY_VA(ArgmaxF32, argmax, f32, float, tensor_validx_f32)
+TT_FAMILY_VA(ArgmaxF64, argmax, f64, double, tensor_validx_f64)
+TT_FAMILY_VA(ArgmaxI64, argmax, i64, int64_t, tensor_validx_i64)
+TT_FAMILY_VA(ArgminF32, argmin, f32, float, tensor_validx_f32)
+TT_FAMILY_VA(ArgminF64, argmin, f64, double, tensor_validx_f64)
+TT_FAMILY_VA(ArgminI64, argmin, i64, int64_t, tensor_validx_i64)
+TT_FAMILY_VA(CountNzF32, count_nonzero, f32, float, int64_t)
+TT_FAMILY_VA(CountNzF64, count_nonzero, f64, double, int64_t)
+TT_FAMILY_VA(CountNzI64, count_nonzero, i64, int64_t, int64_t)
+TT_FAMILY_VA(AllF32, all, f32, float, bool)
+TT_FAMILY_VA(AllF64, all, f64, double, bool)
+TT_FAMILY_VA(AllI64, all, i64, int64_t, bool)
+TT_FAMILY_VA(AnyF32, any, f32, float, bool)
+TT_FAMILY_VA(AnyF64, any, f64, double, bool)
+TT_FAMILY_VA(AnyI64, any, i64, int64_t, bool)
+TT_FAMILY_VA(LseF32, logsumexp, f32, float, tensor_logsumexp_f32)
+TT_FAMILY_VA(LseF64, logsumexp, f64, double, tensor_logsumexp_f64)
+TT_FAMILY(Norm0F32, norm0, f32, float)
+TT_FAMILY(Norm0F64, norm0, f64, double)
+TT_FAMILY(Norm1F32, norm1, f32, float)
+TT_FAMILY(Norm1F64, norm1, f64, double)
+TT_FAMILY(Norm2F32, norm2, f32, float)
+TT_FAMILY(Norm2F64, norm2, f64, double)
+TT_FAMILY(NormInfF32, norminf, f32, float)
+TT_FAMILY(NormInfF64, norminf, f64, double)
+TT_FAMILY(NormNinfF32, normninf, f32, float)
+TT_FAMILY(NormNinfF64, normninf, f64, double)
+TT_FAMILY_NORMP(NormPF32, f32, float)
+TT_FAMILY_NORMP(NormPF64, f64, double)
+#undef TT_FAMILY
+#undef TT_FAMILY_VA
+#undef TT_FAMILY_COUNT
+#undef TT_FAMILY_NORMP
+
+// nanmean: the sum of the non-NaN elements and their count (the CPU's cpu_nanmean_acc, less
+// its compensation); project divides (0 / 0 = NaN for an all-NaN row).
+template <typename T>
+struct NanmeanAcc {
+    T sum;
+    int64_t n;
+};
+template <typename T>
+struct Nanmean {
+    using val_t = T;
+    using acc_t = NanmeanAcc<T>;
+    static __device__ __forceinline__ acc_t identity() { return acc_t{(T)0, 0}; }
+    static __device__ __forceinline__ acc_t reduce(acc_t a, T x, int64_t, double) {
+        return x != x ? a : acc_t{a.sum + x, a.n + 1};
+    }
+    static __device__ __forceinline__ acc_t combine(acc_t a, acc_t b) { return acc_t{a.sum + b.sum, a.n + b.n}; }
+    static __device__ __forceinline__ T project(acc_t a, int64_t, double) { return a.sum / (T)a.n; }
+};
+using NanmeanF32 = Nanmean<float>;
+using NanmeanF64 = Nanmean<double>;
+
+// max_dim / min_dim: (value, index) accumulators of max.h, two outputs: the value in the
+// input's dtype, the index as int64. No dtype parameter: the value type is the input's own.
+#define TT_FAMILY_VALIDX2(NAME, OP, SFX, T)                                                     \
+    struct NAME {                                                                              \
+        using val_t = T;                                                                       \
+        using acc_t = tensor_validx_##SFX;                                                     \
+        static constexpr bool two_outputs = true;                                              \
+        static __device__ __forceinline__ acc_t identity() { return tensor_##OP##_##SFX##_identity(); } \
+        static __device__ __forceinline__ acc_t reduce(acc_t a, T x, int64_t i, double) {      \
+            return tensor_##OP##_##SFX##_reduce(a, x, i);                                      \
+        }                                                                                      \
+        static __device__ __forceinline__ acc_t combine(acc_t a, acc_t b) { return tensor_##OP##_##SFX##_combine(a, b); } \
+        static __device__ __forceinline__ T project(acc_t a, const tensor_cuda_reduce_plan &) { \
+            return tensor_##OP##_##SFX##_project_value(a);                                     \
+        }                                                                                      \
+        static __device__ __forceinline__ int64_t project2(acc_t a, const tensor_cuda_reduce_plan &) { \
+            return tensor_##OP##_##SFX##_project_index(a);                                     \
+        }                                                                                      \
+    };
+TT_FAMILY_VALIDX2(MaxDimF32, max, f32, float)
+TT_FAMILY_VALIDX2(MaxDimF64, max, f64, double)
+TT_FAMILY_VALIDX2(MaxDimI64, max, i64, int64_t)
+TT_FAMILY_VALIDX2(MinDimF32, min, f32, float)
+TT_FAMILY_VALIDX2(MinDimF64, min, f64, double)
+TT_FAMILY_VALIDX2(MinDimI64, min, i64, int64_t)
+#undef TT_FAMILY_VALIDX2
+
+// var / std / var_mean / std_mean: Welford (welford.h), two outputs: var or std (the plan's
+// correction and take_sqrt) and the mean, both in the output dtype. float32 for 16-bit,
+// float8 and float32 inputs (as PyTorch's CUDA Welford: var(1e7 + arange(10)) = 9.1666670),
+// double for float64. The CPU backend runs every dtype in double: results agree within
+// float32 rounding, not bitwise.
+#define TT_FAMILY_WELFORD(NAME, SFX, T)                                                         \
+    struct NAME {                                                                              \
+        using val_t = T;                                                                       \
+        using acc_t = tensor_welford_##SFX;                                                    \
+        static constexpr bool two_outputs = true;                                              \
+        static __device__ __forceinline__ acc_t identity() { return tensor_welford_##SFX##_identity(); } \
+        static __device__ __forceinline__ acc_t reduce(acc_t a, T x, int64_t i, double) {      \
+            return tensor_welford_##SFX##_reduce(a, x, i);                                     \
+        }                                                                                      \
+        static __device__ __forceinline__ acc_t combine(acc_t a, acc_t b) { return tensor_welford_##SFX##_combine(a, b); } \
+        static __device__ __forceinline__ T project(acc_t a, const tensor_cuda_reduce_plan &p) { \
+            return tensor_welford_##SFX##_project_var(a, p.correction, p.take_sqrt != 0);      \
+        }                                                                                      \
+        static __device__ __forceinline__ T project2(acc_t a, const tensor_cuda_reduce_plan &) { \
+            return tensor_welford_##SFX##_project_mean(a);                                     \
+        }                                                                                      \
+    };
+TT_FAMILY_WELFORD(WelfordF32, f32, float)
+TT_FAMILY_WELFORD(WelfordF64, f64, double)
+#undef TT_FAMILY_WELFORD
+
+// Families that return an input element (amax/amin, argmax/argmin, max/min with indices):
+// their float16 loads keep a NaN's sign (tensor_f16_to_f32's fix-up after the cvt). Every
+// other family only computes with the value, and a PTX add/mul/fma turns any NaN operand into
+// the canonical NaN anyway, so its loads take the bare cvt: 2 instructions per float16
+// element instead of ~11 (a float16 row sum of 4096^2 ran 12.6 instructions per element
+// against torch's 4.5 on an H100, 0.94x its speed).
+template <class F> struct keeps_values : std::false_type {};
+#define TT_KEEPS_VALUES(F) template <> struct keeps_values<F> : std::true_type {};
+TT_KEEPS_VALUES(AmaxF32)
+TT_KEEPS_VALUES(AmaxF64)
+TT_KEEPS_VALUES(AminF32)
+TT_KEEPS_VALUES(AminF64)
+TT_KEEPS_VALUES(ArgmaxF32)
+TT_KEEPS_VALUES(ArgmaxF64)
+TT_KEEPS_VALUES(ArgminF32)
+TT_KEEPS_VALUES(ArgminF64)
+TT_KEEPS_VALUES(MaxDimF32)
+TT_KEEPS_VALUES(MaxDimF64)
+TT_KEEPS_VALUES(MinDimF32)
+TT_KEEPS_VALUES(MinDimF64)
+#undef TT_KEEPS_VALUES
+
+// Whether a family has a second output (project2); one-output families say nothing.
+template <class F, class = void> struct has_two : std::false_type {};
+template <class F> struct has_two<F, std::void_t<decltype(F::two_outputs)>> : std::bool_constant<F::two_outputs> {};
+
+// The sums with 8-byte accumulators: they fit the full-occupancy register cap of
+// reduce_kernel.cuh's Bounds (ptxas: 32 registers, no spill stores, for the float64 sum and
+// the int64 sums of int8 / int32 / int64); the other 8-byte families keep 64 (the p-norm
+// spilled 440 bytes under 32, the 0-norm 4). Not every input type of these families fits
+// under 32 (int8 / uint8 into float64: 88 / 28 bytes of spills; float32 nansum into
+// float64 and float8_e5m2 into int64: 4): Op::fits_32_registers leaves those at 64.
+template <class F>
+struct is_sum64 : std::bool_constant<std::is_same<F, SumF64>::value || std::is_same<F, SumI64>::value ||
+                                     std::is_same<F, NansumF64>::value || std::is_same<F, NansumI64>::value ||
+                                     std::is_same<F, MeanF64>::value || std::is_same<F, SumSqF64>::value ||
+                                     std::is_same<F, SumSqI64>::value> {};
+
+}  // namespace tt_reduce

@@ -1,6 +1,0 @@
-// mean on CUDA, the outputs of group 0 (reduce_ops_impl.cuh's
-// TT_OUT_GROUP0) with every input dtype. One small translation unit per group so that nvcc
-// compiles the instantiations in parallel.
-#include "cuda/reduce_ops_impl.cuh"
-
-TT_DEFINE_PART(mean, 0, MeanF32, MeanF64, MeanF64)

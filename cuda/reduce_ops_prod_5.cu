@@ -1,6 +1,0 @@
-// prod on CUDA, the outputs of group 5 (reduce_ops_impl.cuh's
-// TT_OUT_GROUP5) with every input dtype. One small translation unit per group so that nvcc
-// compiles the instantiations in parallel.
-#include "cuda/reduce_ops_impl.cuh"
-
-TT_DEFINE_PART(prod, 5, ProdF32, ProdF64, ProdI64)

@@ -1,0 +1,166 @@
+// The host side of one reduction instance: plan, launch (whole or in 32-bit pieces, with an
+// accumulation buffer when the output cannot hold partials) and explain, for one Op of
+// cuda/reduce_op.cuh. Templates only; an instance (cuda/reduce_table.h) instantiates them with
+// its Op in exactly one generated unit.
+//
+// Act says what the caller wants of the instance: launch it (run<O>), or describe its launch
+// (describe<O>), so that explain prints the plan of exactly the kernel a call launches.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <cstdio>
+#include <type_traits>
+
+#include "cuda/cuda_backend.h"
+#include "cuda/device_internal.h"
+#include "cuda/reduce_kernel.cuh"
+#include "cuda/reduce_op.cuh"
+#include "iterator/iterator.h"
+#include "ops/dispatch.h"
+#include "runtime/dtype.h"
+#include "runtime/error.h"
+
+namespace tt_reduce {
+
+struct Act {
+    const char *func;     // for messages: "tensor_sum (CUDA)"
+    const char *op;       // "sum"
+    const tensor_kernel_params *params;
+    double param;         // the kernel's scalar (norm's p)
+    bool explain;
+    char *buf;            // explain's text (snprintf contract over len)
+    size_t size;
+    int64_t len;
+};
+
+// One instance: runs or explains the iterator with its Op. Each row of cuda/reduce_table.h is
+// one such function, named as below (in namespace tt_reduce).
+typedef tensor_status (*instance_fn)(tensor_iter_t *iter, Act &a);
+#define TT_REDUCE_TYPED_NAME(T, F, IN, OUT) inst_##T##_##IN##_##OUT
+#define TT_REDUCE_DYN_NAME(T, F, N) inst_##T##_##F##_dyn##N
+
+
+// Plans (host C) and launches one 32-bit iterator on the device's current stream; gives the
+// staging block back right after the launch: the cache hands it out again only on the same
+// stream, i.e. to work queued after this kernel.
+template <class O>
+tensor_status launch_piece(const tensor_iter_t *iter, char *acc_buf, int64_t reduce_count, const Act &a) {
+    tensor_cuda_reduce_kind kind = {(int)sizeof(typename O::scalar_t), (int)sizeof(typename O::acc_t)};
+    tensor_cuda_reduce_plan plan;
+    void *staging = nullptr;
+    tensor_status st = tensor_cuda_reduce_plan_make(iter, kind, &plan, &staging, a.func);
+    plan.acc_buf = acc_buf;
+    plan.reduce_count = reduce_count;
+    plan.op_param = a.param;
+    if (a.params != nullptr) {
+        plan.correction = a.params->correction;
+        plan.take_sqrt = a.params->take_sqrt;
+    }
+    if (st == TENSOR_OK)
+        st = tensor_cuda_error(tt_reduce::launch<O>(plan, tensor_cuda_stream_of(iter->device.index)), a.func);
+    tensor_cuda_free(staging);
+    return st;
+}
+
+// Runs an iterator: one launch when it fits 32-bit offsets, else one launch per piece of the
+// iterator's splitter (in order on one stream, which the accumulate/final_output protocol
+// relies on), with an accumulation buffer when the output cannot hold partials.
+template <class O>
+tensor_status run(tensor_iter_t *iter, const Act &a) {
+    using acc_t = typename O::acc_t;
+    using out_t = typename O::out_t;
+    const char *func = a.func;
+    int saved;
+    if (tensor_cuda_device_enter(iter->device.index, &saved, func) != TENSOR_OK) return tensor_last_status();
+    tensor_status st = TENSOR_OK;
+    const int64_t count = tensor_iter_numel(iter) / tensor_iter_num_output_elements(iter);
+    if (tensor_iter_fits_index_limit(iter, tensor_cuda_reduce_index_limit)) {
+        st = launch_piece<O>(iter, nullptr, count, a);
+        tensor_cuda_device_restore(saved);
+        return st;
+    }
+    // Accumulators of every output, indexed like the (first) output's elements (dense or not:
+    // the buffer spans the output's byte extent, one accumulator per output-element slot).
+    void *acc_handle = nullptr;
+    char *acc_base = nullptr;
+    // Partials live in the output when it holds the accumulator's type (never for DynOp).
+    const bool in_output = std::is_same<acc_t, out_t>::value;
+    const int64_t out_size = (int64_t)tensor_dtype_size(iter->operands[0].dtype);
+    const char *out0 = iter->operands[0].data;
+    if (!in_output) {
+        int64_t extent = 0;
+        for (int d = 0; d < iter->ndim; d++) extent += (iter->shape[d] - 1) * iter->operands[0].strides[d];
+        size_t bytes = (size_t)(extent / out_size + 1) * sizeof(acc_t);
+        void *ptr = nullptr;
+        st = tensor_cuda_alloc(iter->device.index, bytes, &ptr, &acc_handle, func);
+        acc_base = static_cast<char *>(ptr);
+    }
+    tensor_iter_splitter *sp = st == TENSOR_OK ? tensor_iter_splitter_new(iter, tensor_cuda_reduce_index_limit) : nullptr;
+    if (st == TENSOR_OK && sp == nullptr) st = tensor_last_status();
+    while (st == TENSOR_OK) {
+        const tensor_iter_t *piece = nullptr;
+        st = tensor_iter_splitter_next(sp, &piece);
+        if (st != TENSOR_OK || piece == nullptr) break;
+        char *acc = nullptr;
+        if (!in_output)
+            acc = acc_base + (size_t)((piece->operands[0].data - out0) / (ptrdiff_t)out_size) * sizeof(acc_t);
+        st = launch_piece<O>(piece, acc, count, a);
+    }
+    tensor_iter_splitter_free(sp);
+    tensor_cuda_free(acc_handle); // stream-ordered: reused only by work queued after the pieces
+    tensor_cuda_device_restore(saved);
+    return st;
+}
+
+// Explain: the plan of the Op's launch (or of each launch of a split iterator, the first few
+// shown), through tensor_cuda_reduce_explain: the planning call the launch makes.
+template <class O>
+tensor_status describe(const tensor_iter_t *iter, Act &a) {
+    tensor_cuda_reduce_kind kind = {(int)sizeof(typename O::scalar_t), (int)sizeof(typename O::acc_t)};
+    tensor_cuda_props props;
+    tensor_status st = tensor_cuda_reduce_device_props(iter->device.index, &props, a.func);
+    if (st != TENSOR_OK) return st;
+    char what[160];
+    snprintf(what, sizeof what, "%s, %s -> %s%s%s%s", a.op, tensor_dtype_name(iter->operands[iter->num_outputs].dtype),
+             tensor_dtype_name(iter->operands[0].dtype), iter->num_outputs == 2 ? " + " : "",
+             iter->num_outputs == 2 ? tensor_dtype_name(iter->operands[1].dtype) : "",
+             is_dynamic_op<O>::value ? " (dynamic cast)" : "");
+    auto put = [&](const tensor_iter_t *it) -> tensor_status {
+        size_t off = (size_t)a.len;
+        char *dst = a.buf != nullptr && off < a.size ? a.buf + off : nullptr;
+        int64_t n = tensor_cuda_reduce_explain(it, &props, kind, what, dst, dst != nullptr ? a.size - off : 0);
+        if (n < 0) return tensor_last_status();
+        a.len += n;
+        return TENSOR_OK;
+    };
+    if (tensor_iter_fits_index_limit(iter, tensor_cuda_reduce_index_limit)) return put(iter);
+    tensor_iter_splitter *sp = tensor_iter_splitter_new(iter, tensor_cuda_reduce_index_limit);
+    if (sp == nullptr) return tensor_last_status();
+    int64_t n = 0;
+    const int shown = 4;
+    while (st == TENSOR_OK) {
+        const tensor_iter_t *piece = nullptr;
+        st = tensor_iter_splitter_next(sp, &piece);
+        if (st != TENSOR_OK || piece == nullptr) break;
+        if (n < shown) st = put(piece);
+        n++;
+    }
+    tensor_iter_splitter_free(sp);
+    if (st == TENSOR_OK && n > shown) {
+        size_t off = (size_t)a.len;
+        char *dst = a.buf != nullptr && off < a.size ? a.buf + off : nullptr;
+        int k = snprintf(dst, dst != nullptr ? a.size - off : 0, "  ... %lld launches in all (32-bit pieces)\n",
+                         (long long)n);
+        if (k > 0) a.len += k;
+    }
+    return st;
+}
+
+template <class O>
+tensor_status act(tensor_iter_t *iter, Act &a) {
+    return a.explain ? describe<O>(iter, a) : run<O>(iter, a);
+}
+
+}  // namespace tt_reduce
