@@ -1,4 +1,4 @@
-// CUDA elementwise ops, a few ops per file so that nvcc compiles them in parallel: add, sub (with alpha) and mul.
+// CUDA elementwise ops: add, sub (with alpha) and mul.
 #include "cuda/elementwise_ops.cuh"
 #include "cuda/elementwise_ops.h"
 

@@ -1,4 +1,4 @@
-// CUDA elementwise ops, a few ops per file so that nvcc compiles them in parallel: comparisons (bool results).
+// CUDA elementwise ops: comparisons (bool results).
 #include "cuda/elementwise_ops.cuh"
 #include "cuda/elementwise_ops.h"
 

@@ -1,4 +1,4 @@
-// CUDA elementwise ops, a few ops per file so that nvcc compiles them in parallel: true, floor and trunc division, remainder (integer division by zero writes 0).
+// CUDA elementwise ops: true, floor and trunc division, remainder (integer division by zero writes 0).
 #include "cuda/elementwise_ops.cuh"
 #include "cuda/elementwise_ops.h"
 

@@ -1,4 +1,4 @@
-// CUDA elementwise ops, a few ops per file so that nvcc compiles them in parallel: logical (bool results) and bitwise ops.
+// CUDA elementwise ops: logical (bool results) and bitwise ops.
 #include "cuda/elementwise_ops.cuh"
 #include "cuda/elementwise_ops.h"
 

@@ -1,4 +1,4 @@
-// CUDA elementwise ops, a few ops per file so that nvcc compiles them in parallel: sigmoid, erf, reciprocal, gelu (both forms), silu (device libm for exp/erf).
+// CUDA elementwise ops: sigmoid, erf, reciprocal, gelu (both forms), silu (device libm for exp/erf).
 #include "cuda/elementwise_ops.cuh"
 #include "cuda/elementwise_ops.h"
 

@@ -1,4 +1,5 @@
-// CUDA elementwise ops, a few ops per file so that nvcc compiles them in parallel: exp, exp2, log, log2, log1p, expm1 (the device's libm: may differ from the CPU by an ulp).
+// CUDA elementwise ops: exp, exp2, log, log2, log1p, expm1 (the device's libm: may differ from the CPU by
+// an ulp).
 #include "cuda/elementwise_ops.cuh"
 #include "cuda/elementwise_ops.h"
 

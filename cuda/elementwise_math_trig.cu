@@ -1,4 +1,5 @@
-// CUDA elementwise ops, a few ops per file so that nvcc compiles them in parallel: sqrt, rsqrt (correctly rounded: bit-equal to the CPU), sin, cos, tan, tanh (device libm).
+// CUDA elementwise ops: sqrt, rsqrt (correctly rounded: bit-equal to the CPU), sin, cos, tan, tanh (device
+// libm).
 #include "cuda/elementwise_ops.cuh"
 #include "cuda/elementwise_ops.h"
 

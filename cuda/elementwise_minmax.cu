@@ -1,4 +1,4 @@
-// CUDA elementwise ops, a few ops per file so that nvcc compiles them in parallel: maximum, minimum (NaN propagates), fmax, fmin (NaN ignored).
+// CUDA elementwise ops: maximum, minimum (NaN propagates), fmax, fmin (NaN ignored).
 #include "cuda/elementwise_ops.cuh"
 #include "cuda/elementwise_ops.h"
 

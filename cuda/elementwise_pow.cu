@@ -1,4 +1,4 @@
-// CUDA elementwise ops, a few ops per file so that nvcc compiles them in parallel: pow (float pow is the device's libm: may differ from the CPU by an ulp).
+// CUDA elementwise ops: pow (float pow is the device's libm: may differ from the CPU by an ulp).
 #include "cuda/elementwise_ops.cuh"
 #include "cuda/elementwise_ops.h"
 

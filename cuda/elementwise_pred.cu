@@ -1,4 +1,4 @@
-// CUDA elementwise ops, a few ops per file so that nvcc compiles them in parallel: isnan, isinf, isfinite, logical_not (bool results), bitwise_not.
+// CUDA elementwise ops: isnan, isinf, isfinite, logical_not (bool results), bitwise_not.
 #include "cuda/elementwise_ops.cuh"
 #include "cuda/elementwise_ops.h"
 

@@ -59,8 +59,8 @@ static int64_t next_pow2(int64_t n) {
 
 /* The short-rows plan (tuned only), or false when the iterator is not a set of short
  * contiguous rows. PyTorch puts block.x on such a row and gives each lane one element (or one
- * vector) of it: a 1M x 32 float32 row sum keeps 4 bytes per thread in flight and reaches
- * ~600 GB/s on an H100. Here a group of block_width lanes owns a row and every thread folds
+ * vector) of it: a 1M x 32 float32 row sum keeps 4 bytes per thread in flight, far too few
+ * to stream from memory. Here a group of block_width lanes owns a row and every thread folds
  * TENSOR_REDUCE_SHORT_ROWS_FOR(vec) rows, their loads (16 bytes each when the rows allow) issued
  * before the first add. */
 static bool plan_short_rows(const tensor_iter_t *iter, const tensor_reduce_kernel_traits *tr, tensor_reduce_config *c) {
@@ -81,7 +81,7 @@ static bool plan_short_rows(const tensor_iter_t *iter, const tensor_reduce_kerne
     if (vec == 1 && iter->ndim == 2 && in_strides[1] == row_bytes && row_bytes <= TENSOR_REDUCE_TILE_MAX_ROW_BYTES &&
         (uint64_t)(uintptr_t)iter->operands[in_arg].data % 16 == 0) {
         /* Tile mode: rows of a few elements that are not whole vectors. Lanes per row would
-         * load 4-byte pieces of 28-byte rows (4M x 7: 0.69x torch on an H200); a CTA instead
+         * load 4-byte pieces of 28-byte rows (uncoalesced, and slower than torch); a CTA instead
          * copies its rows' contiguous bytes with 16-byte loads, then a thread folds a row. A
          * multiple of 256 rows per CTA keeps every tile 16-byte aligned. */
         int64_t per_thread = TENSOR_REDUCE_TILE_BYTES / row_bytes / TENSOR_REDUCE_SHORT_THREADS;
@@ -131,7 +131,7 @@ static bool plan_short_rows(const tensor_iter_t *iter, const tensor_reduce_kerne
  * too short for PyTorch to split it over warps (values per thread < 16 x block height).
  * - Short outer reductions (outputs on the lanes): PyTorch gives each thread a whole column:
  *   for seed 000's [8,32,64,128] over dim 1 that is 16K threads, each waiting on 8 rounds of 4
- *   loads (latency-bound: 8 MB in ~10 us on an H100).
+ *   loads (latency-bound, far below the memory bandwidth).
  * - Few moderate rows (lanes split a row, each warp owns one): 1000 rows of 8192 floats are 63
  *   CTAs of 16 rows, on half the SMs, each lane 16 rounds of 4 vector loads.
  * Here warps split the reduced dim too (one output or output vector per CTA column), so that
@@ -221,7 +221,7 @@ static void plan_general(const tensor_iter_t *iter, const tensor_cuda_props *pro
     if (one_wave) {
         /* 512-thread wide CTAs use 48 registers (float32 sum, OVS 4; 64 is their cap): 2 fit on
          * an SM, not max_threads_per_sm / num_threads = 4. Sizing the grid for 4 left a second,
-         * mostly empty wave (multi_0_2: 32 x 17 CTAs ran 0.88x torch on an H200; 32 x 8: 1.08x).
+         * mostly empty wave (multi_0_2 ran slower than torch; docs/perf_log.md).
          * 16-bit inputs (OVS 4, float accumulators) get the same 512-thread CTAs. */
         int64_t resident = props->max_threads_per_sm < 1024 ? props->max_threads_per_sm : 1024;
         blocks_per_sm = resident / c.num_threads > 0 ? resident / c.num_threads : 1;

@@ -201,8 +201,7 @@ TT_FAMILY_WELFORD(WelfordF64, f64, double)
 // their float16 loads keep a NaN's sign (tensor_f16_to_f32's fix-up after the cvt). Every
 // other family only computes with the value, and a PTX add/mul/fma turns any NaN operand into
 // the canonical NaN anyway, so its loads take the bare cvt: 2 instructions per float16
-// element instead of ~11 (a float16 row sum of 4096^2 ran 12.6 instructions per element
-// against torch's 4.5 on an H100, 0.94x its speed).
+// element instead of ~11, which made float16 row sums issue-bound (docs/perf_log.md).
 template <class F> struct keeps_values : std::false_type {};
 #define TT_KEEPS_VALUES(F) template <> struct keeps_values<F> : std::true_type {};
 TT_KEEPS_VALUES(AmaxF32)

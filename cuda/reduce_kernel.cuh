@@ -214,7 +214,7 @@ struct Reducer {
         // Two vectors per iteration, both loads issued before either is used (ILP). Four for
         // 8-byte elements (their vectors hold 2 values, as PyTorch's 32-byte double vectors
         // give 2 loads) measured slower: the float64 and int64 sums then spilled under the
-        // 32-register cap (Bounds), 0.96x and 0.94x torch.
+        // 32-register cap (Bounds; docs/perf_log.md).
         for (const uint32_t bound = run_bound(nvec, step); idx < bound; idx += 2 * step) {
             const LoadVec<scalar_t, IN_VEC> a = vdata[idx], b = vdata[idx + step];
 #pragma unroll
@@ -239,8 +239,8 @@ struct Reducer {
 
     // ---- 1a'. the same for int8 / uint8 sums (is_byte_sum): 16 bytes per load, summed four
     // at a time by __dp4a into 32-bit partials. The generic loop sign-extends each byte and
-    // adds it in 64 bits (~7 instructions per byte): a 256 MB int8 sum was issue-bound at 2.2
-    // TB/s on an H100 (76% SM throughput). A partial takes at most 2 x 4 x 255 per iteration;
+    // adds it in 64 bits (~7 instructions per byte), so large int8 sums were issue-bound, not
+    // memory-bound (docs/perf_log.md). A partial takes at most 2 x 4 x 255 per iteration;
     // folding into the int64 total every 2^16 iterations keeps it far from 2^31. Same lanes,
     // same head and tail as 1a; integer sums are exact, so the result is unchanged.
     __device__ acc_t byte_sum_thread_reduce(const char *base, uint32_t input_idx) const {
@@ -642,9 +642,8 @@ struct fits_32_registers : std::bool_constant<(sizeof(typename Op::acc_t) <= 4) 
 // (4-byte accumulators, and the 8-byte ones that say so), else 2 (64 registers at 512
 // threads, 128 at 256, 255 at 128: VT0 x OVS accumulators, 8-byte or struct ones, would spill
 // under a tighter cap). Left at 2, the float64 and int64 sums used 39-48 registers, so 2-3
-// CTAs of 512 shared an SM: fewer loads in flight and more waves than the grid was sized for. With 4
-// (H100, one process against torch): int8 256 MB 0.1072 -> 0.1030 ms (2.61 TB/s), float64
-// 512 MB 0.99x -> 0.995x torch (docs/cuda_reduce.md item 10).
+// CTAs of 512 shared an SM: fewer loads in flight and more waves than the grid was sized for
+// (docs/perf_log.md has the before and after).
 template <class Op, int OVS>
 struct Bounds {
     static constexpr int acc = (int)sizeof(typename Op::acc_t);

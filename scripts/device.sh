@@ -7,7 +7,8 @@
 # through the device tool, from the repository root:
 #     run(command="bash scripts/device.sh", carry=[".deps"])
 # Logs go to $OUT (the device tool brings back at most 8 files), a short summary to stdout.
-# Knobs (environment): BUILD_DIR, JOBS, CMAKE_EXTRA, CTEST_TIMEOUT, SAN_TIMEOUT, BENCH_REPS, and
+# Knobs (environment): BUILD_DIR, JOBS, CMAKE_EXTRA, CTEST_TIMEOUT, SAN_TIMEOUT, SAN_TOOLS (default
+# "memcheck racecheck"), BENCH_REPS, and
 # PROFILE=1 (bench/cuda/profile.sh after the benchmarks), SKIP_TESTS / SKIP_SAN / SKIP_BENCH = 1 to leave a step out (split a long run over two calls:
 # the build folder stays on a warm machine).
 # Exit status: 0 when the build, ctest and both sanitizers passed, 1 otherwise.
@@ -132,8 +133,8 @@ SANITIZER=$(command -v compute-sanitizer || ls /usr/local/cuda/bin/compute-sanit
 if [ "${SKIP_SAN:-0}" = 1 ]; then
   say "compute-sanitizer: skipped (SKIP_SAN=1)"
 elif [ -n "$SANITIZER" ]; then
-  sanitize memcheck --leak-check full
-  sanitize racecheck --racecheck-report analysis
+  case " ${SAN_TOOLS:-memcheck racecheck} " in *" memcheck "*) sanitize memcheck --leak-check full ;; esac
+  case " ${SAN_TOOLS:-memcheck racecheck} " in *" racecheck "*) sanitize racecheck --racecheck-report analysis ;; esac
 else
   say "compute-sanitizer: not found"
   failed=1
