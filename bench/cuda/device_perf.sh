@@ -23,13 +23,6 @@ fi
 t0=$(date +%s)
 CUDAFLAGS="-Xptxas -warn-spills --resource-usage" cmake -S . -B "$BUILD" -DCMAKE_BUILD_TYPE=Release -DTENSOR_CUDA=ON \
   -DCMAKE_CUDA_ARCHITECTURES=90 -DTENSOR_WERROR=OFF "${cm[@]}" >"$BUILD.log" 2>&1
-# Compile-time comparison (optional): .timing_base/ holds the engine headers before this work;
-# the same reduce_ops.cu compiled against them, on another core, while the build runs.
-if [ -d .timing_base ]; then
-  ( tb=$(date +%s); /usr/local/cuda/bin/nvcc -std=c++17 -O3 -arch=sm_90 --expt-relaxed-constexpr -lineinfo -DNDEBUG \
-      -I.timing_base -I. -Iinclude -I"$BUILD/generated" -c cuda/reduce_ops.cu -o "$BUILD/base_ops.o" >"$BUILD/base.log" 2>&1;
-    echo "baseline reduce_ops.cu compile: rc=$? $(($(date +%s) - tb)) s" >"$BUILD/base_time.txt" ) &
-fi
 if cmake --build "$BUILD" -j 16 >>"$BUILD.log" 2>&1; then
   say "build: OK ($(($(date +%s) - t0)) s), spill warnings: $(grep -c 'spilled' "$BUILD.log")"
   grep 'spilled' "$BUILD.log" | grep -oE "(short_rows_kernel|reduce_kernel)I[^ ']*" | sed 's/_GLOBAL__N__[0-9a-f_]*//' | head -12 | tee -a "$S"

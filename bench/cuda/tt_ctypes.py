@@ -45,8 +45,9 @@ def load(build_dir):
 class Summer:
     """One case's call, with its arguments built once: sum() is the timed part."""
 
-    def __init__(self, lib, x, dims, keepdim):
+    def __init__(self, lib, x, dims, keepdim, dtype=-1):
         self.lib = lib
+        self.dtype = dtype  # the output dtype (tensor_dtype value), -1: the default
         n = x.dim()
         sizes = (ctypes.c_int64 * max(n, 1))(*x.shape)
         strides = (ctypes.c_int64 * max(n, 1))(*x.stride())
@@ -61,7 +62,7 @@ class Summer:
 
     def sum(self):
         """tensor_sum_dims; returns our output handle (release it with release())."""
-        r = self.lib.tensor_sum_dims(self.view, self.dims if self.ndims else None, self.ndims, self.keepdim, -1)
+        r = self.lib.tensor_sum_dims(self.view, self.dims if self.ndims else None, self.ndims, self.keepdim, self.dtype)
         if not r:
             raise RuntimeError("tensor_sum_dims: " + self.lib.tensor_last_error().decode())
         return r

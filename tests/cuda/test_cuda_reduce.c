@@ -1,4 +1,4 @@
-/* CUDA reductions (cuda/reduce_kernel.cuh, cuda/reduce_ops.cu) against the CPU backend: the
+/* CUDA reductions (cuda/reduce_kernel.cuh, the instances of cuda/reduce_table.h) against the CPU backend: the
  * same random input summed on both, for shapes around vector, warp and block edges, inner /
  * outer / middle / all-dims reductions, transposed, narrowed (unaligned) and expanded inputs,
  * every dtype the CUDA sum instantiates, and run-to-run bitwise equality. Needs a GPU: without
