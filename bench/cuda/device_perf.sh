@@ -54,4 +54,3 @@ for tool in memcheck racecheck; do
   say "$tool test_cuda: rc=$? ($(($(date +%s) - t0)) s): $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/$tool.log" | tail -1); API-error notes: $(grep -c 'Program hit' "$OUT/$tool.log")"
 done
 wait
-cat "$BUILD/base_time.txt" 2>/dev/null | tee -a "$S"
