@@ -1,5 +1,5 @@
-/* Build stage 2: the common device, the common dtype and the output dtypes, and the
- * memory-overlap checks between outputs and inputs. */
+/* Build stage 2: the common device, the common dtype and the output dtypes (the overlap
+ * checks that follow them: iter_overlap.c). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -117,91 +117,6 @@ tensor_status iter_compute_types(iter_build *b) {
         if (same || (b->flags & TENSOR_ITER_PROMOTE_INPUTS))
             return tensor_error(TENSOR_ERR_DTYPE, "%s: Found dtype %s but expected %s (output %d)", b->name,
                                 tensor_dtype_name(op->dtype), tensor_dtype_name(b->common_dtype), i);
-    }
-    return TENSOR_OK;
-}
-
-/* ---- overlap ---- */
-
-static int64_t numel_of(const tensor_t *t) {
-    int64_t n = 1;
-    for (int d = 0; d < t->ndim; d++) n *= t->sizes[d];
-    return n;
-}
-
-/* Dense without holes or repeats in some dim order (PyTorch's non_overlapping_and_dense). */
-static bool non_overlapping_and_dense(const tensor_t *t) {
-    int dims[TENSOR_MAX_DIMS], n = 0;
-    for (int d = 0; d < t->ndim; d++)
-        if (t->sizes[d] != 1) dims[n++] = d;
-    /* Insertion sort by stride (ties by size), then check strides are running products. */
-    for (int i = 1; i < n; i++)
-        for (int j = i; j > 0; j--) {
-            int a = dims[j - 1], c = dims[j];
-            if (t->strides[a] < t->strides[c] || (t->strides[a] == t->strides[c] && t->sizes[a] <= t->sizes[c])) break;
-            dims[j - 1] = c;
-            dims[j] = a;
-        }
-    int64_t expected = 1;
-    for (int i = 0; i < n; i++) {
-        if (t->strides[dims[i]] != expected) return false;
-        expected *= t->sizes[dims[i]];
-    }
-    return true;
-}
-
-/* [begin, end) in bytes from the storage's start. */
-static void byte_range(const tensor_t *t, int64_t *begin, int64_t *end) {
-    int64_t es = (int64_t)tensor_dtype_size(t->dtype), last = 0;
-    for (int d = 0; d < t->ndim; d++) last += (t->sizes[d] - 1) * t->strides[d];
-    *begin = t->offset * es;
-    *end = (t->offset + last) * es + es;
-}
-
-bool iter_same_elements(const tensor_t *a, const tensor_t *b) {
-    if (a == b) return true;
-    if (a->storage != b->storage || a->offset != b->offset || a->ndim != b->ndim ||
-        tensor_dtype_size(a->dtype) != tensor_dtype_size(b->dtype))
-        return false;
-    for (int d = 0; d < a->ndim; d++)
-        if (a->sizes[d] != b->sizes[d] || (a->sizes[d] != 1 && a->strides[d] != b->strides[d])) return false;
-    return true;
-}
-
-typedef enum { OVERLAP_NO, OVERLAP_FULL, OVERLAP_PARTIAL, OVERLAP_TOO_HARD } overlap_status;
-
-static overlap_status overlap(const tensor_t *a, const tensor_t *b) {
-    if (a->storage != b->storage || numel_of(a) == 0 || numel_of(b) == 0) return OVERLAP_NO;
-    if (iter_same_elements(a, b)) return OVERLAP_FULL;
-    int64_t ab, ae, bb, be;
-    byte_range(a, &ab, &ae);
-    byte_range(b, &bb, &be);
-    if (ae <= bb || be <= ab) return OVERLAP_NO;
-    /* Interleaved views (x[0::2] vs x[1::2]) share a range without sharing elements; only
-     * dense tensors let the ranges decide, as in PyTorch. */
-    if (!non_overlapping_and_dense(a) || !non_overlapping_and_dense(b)) return OVERLAP_TOO_HARD;
-    return OVERLAP_PARTIAL;
-}
-
-tensor_status iter_check_overlap(iter_build *b) {
-    for (int i = 0; i < b->nout; i++) {
-        const tensor_t *out = b->ops[i].t;
-        if (out == NULL) continue;
-        for (int d = 0; d < out->ndim; d++)
-            if (out->sizes[d] > 1 && out->strides[d] == 0)
-                return tensor_error(TENSOR_ERR_INVALID_ARGUMENT,
-                                    "%s: unsupported operation: more than one element of the written-to tensor refers "
-                                    "to a single memory location. Please clone() the tensor before performing the "
-                                    "operation. (output %d)",
-                                    b->name, i);
-        for (int j = b->nout; j < b->nops; j++) {
-            if (overlap(out, b->ops[j].t) != OVERLAP_PARTIAL) continue;
-            return tensor_error(TENSOR_ERR_INVALID_ARGUMENT,
-                                "%s: unsupported operation: some elements of the input tensor and the written-to "
-                                "tensor refer to a single memory location. Please clone() the tensor before performing "
-                                "the operation. (output %d, input %d)",
-                                b->name, i, j - b->nout);
-        }
     }
     return TENSOR_OK;
 }

@@ -84,9 +84,11 @@ typedef enum tensor_iter_flag {
     /* All defined operands of one dtype (default on; ignored when PROMOTE_INPUTS or
      * CAST_TO_OUTPUTS is set, as in PyTorch). */
     TENSOR_ITER_SAME_DTYPE = 1u << 5,
-    /* Outputs must not overlap themselves (stride 0 on a dim of size > 1) nor partially
-     * overlap an input (full aliasing, i.e. in-place, is fine). Default on. Overlaps that
-     * are hard to decide (neither tensor dense) are allowed, as in PyTorch. */
+    /* Outputs must not overlap themselves (two elements at one address) nor share memory
+     * with an input other than element for element (full aliasing, i.e. in place, is fine).
+     * Default on. Decided for every layout, dense or not (PyTorch lets non-dense overlaps
+     * through and may compute from overwritten values); views too large to decide exactly
+     * (more than 2^20 address runs) are refused rather than guessed. */
     TENSOR_ITER_CHECK_OVERLAP = 1u << 6,
     /* No permutation: computation dim 0 is the last logical dim (C order). Reductions still
      * put their reduced dims first (C order among them). Coalescing still happens. Use it
