@@ -331,5 +331,7 @@ tensor_status cpu_count_nonzero_kernel(struct tensor_iter *iter, const tensor_ke
 tensor_status cpu_all_kernel(struct tensor_iter *iter, const tensor_kernel_params *params);
 tensor_status cpu_any_kernel(struct tensor_iter *iter, const tensor_kernel_params *params);
 tensor_status cpu_sum_of_squares_kernel(struct tensor_iter *iter, const tensor_kernel_params *params);
+/* user reductions (ops/reduction.h; cpu/reduce_user.c) */
+tensor_status cpu_user_reduce_kernel(struct tensor_iter *iter, const tensor_kernel_params *params);
 
 #endif

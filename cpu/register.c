@@ -34,4 +34,5 @@ void tensor_cpu_register_kernels(void) {
     tensor_dispatch_register(TENSOR_OP_EW_TERNARY, TENSOR_DEVICE_CPU, cpu_ew_ternary_kernel);
     tensor_dispatch_register(TENSOR_OP_EW_COPY, TENSOR_DEVICE_CPU, cpu_ew_copy_kernel);
     tensor_dispatch_register(TENSOR_OP_EW_FILL, TENSOR_DEVICE_CPU, cpu_ew_fill_kernel);
+    tensor_dispatch_register(TENSOR_OP_USER_REDUCE, TENSOR_DEVICE_CPU, cpu_user_reduce_kernel);
 }

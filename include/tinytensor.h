@@ -8,6 +8,7 @@
 #include "iterator/iterator.h"
 #include "ops/ops.h"
 #include "ops/elementwise.h"
+#include "ops/reduction.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -23,6 +23,7 @@ static const char *const op_names[TENSOR_NUM_OPS] = {
     [TENSOR_OP_EW_TERNARY] = "elementwise ternary op",
     [TENSOR_OP_EW_COPY] = "copy",
     [TENSOR_OP_EW_FILL] = "fill",
+    [TENSOR_OP_USER_REDUCE] = "user reduction",
 };
 
 const char *tensor_op_name(tensor_op op) {

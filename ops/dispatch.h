@@ -47,6 +47,9 @@ typedef enum tensor_op {
     TENSOR_OP_EW_TERNARY, /* 1 output, 3 inputs: WHERE (cond, a, b), CLAMP (x, lo, hi) */
     TENSOR_OP_EW_COPY,    /* 1 output, 1 input: convert (cast) and copy, any dtype pair */
     TENSOR_OP_EW_FILL,    /* 1 output, no input: params->scalar / scalar_i */
+    /* A reduction registered at run time (ops/reduction.h): params->reduction says which and
+     * how; 1 output, 1 to 4 inputs. */
+    TENSOR_OP_USER_REDUCE,
     TENSOR_NUM_OPS
 } tensor_op;
 
@@ -69,6 +72,7 @@ typedef struct tensor_kernel_params {
                         * compute type (a float32 0-d tensor for a float16/bfloat16 common dtype:
                         * PyTorch's original_scalar_value<opmath_t>); load it as is, without
                         * rounding it to ew_dtype first. 0 for every other call. */
+    const void *reduction; /* USER_REDUCE: the call's tensor_user_reduce_call (ops/reduction_internal.h) */
 } tensor_kernel_params;
 
 /* A kernel runs one built iterator (outputs already allocated, numel > 0) on its device. */

@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 prefix=$(mktemp -d)
-trap 'rm -rf "$prefix" build/package-consumer' EXIT
+trap 'rm -rf "$prefix" build/package-consumer build/custom-reduction' EXIT
 cmake --preset cpu-only -DTENSOR_BUILD_TESTS=OFF -DTENSOR_BUILD_BENCH=OFF -DTENSOR_BUILD_EXAMPLES=OFF >/dev/null
 cmake --build --preset cpu-only >/dev/null
 cmake --install build/cpu-only --prefix "$prefix" >/dev/null
@@ -15,4 +15,8 @@ LD_LIBRARY_PATH="$prefix/lib" ./build/package-consumer/consumer
 PKG_CONFIG_PATH="$prefix/lib/pkgconfig" cc tests/package/consumer.c -o build/package-consumer/consumer_pc \
   $(PKG_CONFIG_PATH="$prefix/lib/pkgconfig" pkg-config --cflags --libs tinytensor)
 LD_LIBRARY_PATH="$prefix/lib" ./build/package-consumer/consumer_pc
-echo "check-install: find_package and pkg-config consumers OK"
+# An out-of-tree program with its own reductions (examples/custom_reduction), against the install.
+cmake -S examples/custom_reduction -B build/custom-reduction -DCMAKE_PREFIX_PATH="$prefix" >/dev/null
+cmake --build build/custom-reduction >/dev/null
+LD_LIBRARY_PATH="$prefix/lib" ./build/custom-reduction/custom_reduction
+echo "check-install: find_package and pkg-config consumers and examples/custom_reduction OK"

@@ -1,0 +1,101 @@
+/* A user reduction against the built-in doing the same math, same process, same input:
+ *   abs-sum (ops/reduction_kit.h) vs tensor_norm(p = 1), and a user sum vs tensor_sum,
+ * over the inner dim of [rows, cols] (and every dim), float32 and bfloat16, 1 thread and all.
+ * Prints median milliseconds of REPS calls and the ratio user / built-in.
+ * Usage: bench_user_reduction [REPS] */
+#define _POSIX_C_SOURCE 199309L
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "tinytensor.h"
+#include "ops/reduction_kit.h"
+
+static float zero(void) { return 0.0f; }
+static float add(float a, float b) { return a + b; }
+static float done(float a, int64_t n) { return (void)n, a; }
+static float absval(const float *x) { return fabsf(x[0]); }
+static float first(const float *x) { return x[0]; }
+TENSOR_REDUCTION_FNS(abs_sum_fns, 1, float, float, zero, absval, add, add, done)
+TENSOR_REDUCTION_FNS(sum_fns, 1, float, float, zero, first, add, add, done)
+
+static double now_ms(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+static int cmp_d(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+typedef tensor_t *(*call_fn)(const tensor_t *x, const int *dims, int nd, const void *ctx);
+static tensor_t *call_user(const tensor_t *x, const int *dims, int nd, const void *ctx) {
+    const tensor_t *in[1] = {x};
+    return tensor_reduce(ctx, in, 1, dims, nd, false, TENSOR_DTYPE_DEFAULT);
+}
+static tensor_t *call_norm1(const tensor_t *x, const int *dims, int nd, const void *ctx) {
+    return (void)ctx, tensor_norm(x, 1.0, dims, nd, false);
+}
+static tensor_t *call_sum(const tensor_t *x, const int *dims, int nd, const void *ctx) {
+    return (void)ctx, tensor_sum_dims(x, dims, nd, false, TENSOR_DTYPE_DEFAULT);
+}
+
+static double median_ms(call_fn f, const tensor_t *x, const int *dims, int nd, const void *ctx, int reps) {
+    double *t = malloc((size_t)reps * sizeof *t);
+    for (int r = -2; r < reps; r++) {
+        double t0 = now_ms();
+        tensor_t *y = f(x, dims, nd, ctx);
+        double t1 = now_ms();
+        if (y == NULL) {
+            fprintf(stderr, "%s\n", tensor_last_error());
+            exit(1);
+        }
+        tensor_release(y);
+        if (r >= 0) t[r] = t1 - t0;
+    }
+    qsort(t, (size_t)reps, sizeof *t, cmp_d);
+    double m = t[reps / 2];
+    free(t);
+    return m;
+}
+
+int main(int argc, char **argv) {
+    int reps = argc > 1 ? atoi(argv[1]) : 21;
+    tensor_reduction_def d = {"bench_abs_sum", 1, sizeof(float), TENSOR_REDUCTION_DTYPE_FLOAT, true, {{0}}, NULL};
+    d.fns[TENSOR_REDUCTION_F32] = abs_sum_fns;
+    tensor_reduction *abs_sum = tensor_reduction_register(&d);
+    d.name = "bench_sum";
+    d.fns[TENSOR_REDUCTION_F32] = sum_fns;
+    tensor_reduction *sum = tensor_reduction_register(&d);
+    int64_t shape[2] = {4096, 4096};
+    tensor_t *x32 = tensor_rand(2, shape, 1, TENSOR_FLOAT32, tensor_cpu());
+    tensor_t *x16 = tensor_to_dtype(x32, TENSOR_BFLOAT16);
+    int inner = 1, all_threads = tensor_get_num_threads();
+    printf("| case | threads | user ms | built-in ms | user / built-in |\n|---|---:|---:|---:|---:|\n");
+    for (int th = 0; th < 2; th++) {
+        tensor_set_num_threads(th == 0 ? 1 : all_threads);
+        for (int k = 0; k < 2; k++) {
+            const tensor_t *x = k == 0 ? x32 : x16;
+            const char *dt = k == 0 ? "float32" : "bfloat16";
+            for (int all = 0; all < 2; all++) {
+                const int *dims = all ? NULL : &inner;
+                int nd = all ? 0 : 1;
+                double u = median_ms(call_user, x, dims, nd, abs_sum, reps);
+                double b = median_ms(call_norm1, x, dims, nd, NULL, reps);
+                printf("| abs-sum vs norm(p=1), %s [4096, 4096] over %s | %d | %.3f | %.3f | %.2f |\n", dt,
+                       all ? "all" : "dim 1", tensor_get_num_threads(), u, b, u / b);
+                u = median_ms(call_user, x, dims, nd, sum, reps);
+                b = median_ms(call_sum, x, dims, nd, NULL, reps);
+                printf("| user sum vs tensor_sum, %s [4096, 4096] over %s | %d | %.3f | %.3f | %.2f |\n", dt,
+                       all ? "all" : "dim 1", tensor_get_num_threads(), u, b, u / b);
+            }
+        }
+    }
+    tensor_release(x16);
+    tensor_release(x32);
+    tensor_reduction_release(abs_sum);
+    tensor_reduction_release(sum);
+    return 0;
+}

@@ -1,0 +1,114 @@
+/* The CPU kernel of user reductions (ops/reduction.h): the deterministic reduction driver
+ * (tensor_iter_reduce_run) around the user's callbacks. Each input is converted to the value
+ * type while loading, CPU_TILE elements at a time into stack buffers, through the output
+ * dtype's value set (the built-ins' converters); the user's fold sees whole tiles of a row
+ * when the reduced dim is the inner one, single elements otherwise. */
+#include <stdalign.h>
+#include <string.h>
+
+#include "cpu/cpu_reduce.h"
+#include "ops/reduction_internal.h"
+#include "runtime/error.h"
+
+typedef struct user_ctx {
+    const tensor_user_reduce_call *call;
+    int nin;
+    size_t acc_stride; /* acc_size rounded up to 16 (the driver packs accumulators) */
+    size_t val_size;
+    cpu_cvt_fn cvt[TENSOR_REDUCTION_MAX_INPUTS];
+    tensor_dtype out_dtype;
+} user_ctx;
+
+static void user_init(void *acc, int64_t n, void *ctx) {
+    const user_ctx *c = ctx;
+    for (int64_t i = 0; i < n; i++) c->call->fns->init((char *)acc + (size_t)i * c->acc_stride, c->call->user);
+}
+
+static void user_loop(char **data, const int64_t *strides, int64_t size0, int64_t size1,
+                      const tensor_iter_reduce_pos *pos, void *ctx) {
+    const user_ctx *c = ctx;
+    const tensor_reduction_fns *f = c->call->fns;
+    const int nt = 1 + c->nin;
+    alignas(16) char buf[TENSOR_REDUCTION_MAX_INPUTS][CPU_TILE * sizeof(double)];
+    const void *vals[TENSOR_REDUCTION_MAX_INPUTS];
+    for (int k = 0; k < c->nin; k++) vals[k] = buf[k];
+    for (int64_t j = 0; j < size1; j++) {
+        char *acc = data[0] + j * strides[nt];
+        const int64_t index = pos->index0 + j * pos->index_stride1;
+        if (strides[0] == 0) { /* dim 0 reduced: one accumulator takes the row, tile by tile */
+            for (int64_t t = 0; t < size0; t += CPU_TILE) {
+                const int64_t n = size0 - t < CPU_TILE ? size0 - t : CPU_TILE;
+                for (int k = 0; k < c->nin; k++)
+                    c->cvt[k](buf[k], data[1 + k] + j * strides[nt + 1 + k] + t * strides[1 + k], strides[1 + k], n);
+                f->fold(acc, vals, n, index + t * pos->index_stride0, c->call->user);
+            }
+        } else { /* dim 0 kept: one element per accumulator */
+            for (int64_t i = 0; i < size0; i++) {
+                for (int k = 0; k < c->nin; k++)
+                    c->cvt[k](buf[k], data[1 + k] + j * strides[nt + 1 + k] + i * strides[1 + k], 0, 1);
+                f->fold(acc + i * strides[0], vals, 1, index + i * pos->index_stride0, c->call->user);
+            }
+        }
+    }
+}
+
+static void user_combine(void *acc, const void *later, int64_t n, void *ctx) {
+    const user_ctx *c = ctx;
+    for (int64_t i = 0; i < n; i++)
+        c->call->fns->combine((char *)acc + (size_t)i * c->acc_stride, (const char *)later + (size_t)i * c->acc_stride,
+                              c->call->user);
+}
+
+static void user_project(char **data, const int64_t *strides, int64_t size0, int64_t size1, void *ctx) {
+    const user_ctx *c = ctx;
+    for (int64_t j = 0; j < size1; j++)
+        for (int64_t i = 0; i < size0; i++) {
+            char *out = data[0] + i * strides[0] + j * strides[2];
+            const char *acc = data[1] + i * strides[1] + j * strides[3];
+            alignas(8) char v[8];
+            c->call->fns->project(acc, c->call->count, v, c->call->user);
+            switch (c->call->value) {
+            case TENSOR_REDUCTION_F32: {
+                float x;
+                memcpy(&x, v, sizeof x);
+                cpu_store_f32(c->out_dtype, out, x);
+                break;
+            }
+            case TENSOR_REDUCTION_F64: {
+                double x;
+                memcpy(&x, v, sizeof x);
+                cpu_store_f64(c->out_dtype, out, x);
+                break;
+            }
+            default: {
+                int64_t x;
+                memcpy(&x, v, sizeof x);
+                cpu_store_i64(c->out_dtype, out, x);
+                break;
+            }
+            }
+        }
+}
+
+tensor_status cpu_user_reduce_kernel(struct tensor_iter *iter, const tensor_kernel_params *params) {
+    static const char func[] = "tensor_reduce (CPU)";
+    if (iter == NULL || params == NULL || params->reduction == NULL)
+        return tensor_error(TENSOR_ERR_INVALID_ARGUMENT, "%s: argument '%s' is NULL", func,
+                            iter == NULL ? "iter" : params == NULL ? "params" : "params->reduction");
+    const tensor_user_reduce_call *call = params->reduction;
+    const int nin = tensor_iter_ninputs(iter);
+    if (tensor_iter_noutputs(iter) != 1 || nin < 1 || nin > TENSOR_REDUCTION_MAX_INPUTS)
+        return tensor_error(TENSOR_ERR_INVALID_ARGUMENT, "%s: expected 1 output and 1 to %d inputs", func,
+                            TENSOR_REDUCTION_MAX_INPUTS);
+    static const cpu_val_kind kinds[] = {CPU_VAL_F32, CPU_VAL_F64, CPU_VAL_I64};
+    static const size_t sizes[] = {sizeof(float), sizeof(double), sizeof(int64_t)};
+    user_ctx c = {call, nin, (call->acc_size + 15) / 16 * 16, sizes[call->value], {NULL}, tensor_iter_dtype(iter, 0)};
+    for (int k = 0; k < nin; k++) {
+        c.cvt[k] = cpu_converter(tensor_iter_dtype(iter, 1 + k), kinds[call->value], c.out_dtype);
+        if (c.cvt[k] == NULL)
+            return tensor_error(TENSOR_ERR_DTYPE, "%s: '%s' cannot load input %d of dtype %s", func, call->name, k,
+                                tensor_dtype_name(tensor_iter_dtype(iter, 1 + k)));
+    }
+    tensor_iter_reduce_ops ops = {c.acc_stride, user_init, user_loop, user_combine, user_project, &c};
+    return tensor_iter_reduce_run(iter, &ops);
+}

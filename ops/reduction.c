@@ -1,0 +1,413 @@
+/* User reductions (ops/reduction.h): the registry of definitions, and tensor_reduce /
+ * tensor_reduce_out / tensor_vecdot over it. A call broadcasts the inputs (views), plans the
+ * dims as every reduction does (ops/reduce_plan.h), builds one reduction iterator with all the
+ * inputs and runs the backend's TENSOR_OP_USER_REDUCE kernel. */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "iterator/iter_local.h"
+#include "ops/dispatch.h"
+#include "ops/elementwise.h"
+#include "ops/ops.h"
+#include "ops/reduce_plan.h"
+#include "ops/reduction.h"
+#include "ops/reduction_internal.h"
+#include "ops/reduction_kit.h"
+#include "runtime/error.h"
+#include "runtime/tensor_impl.h"
+
+#define REDUCTION_MAGIC 0x52454455u /* "REDU" */
+#define REDUCTION_NAME_MAX 64
+
+struct tensor_reduction {
+    uint32_t magic;
+    bool live;
+    char name[REDUCTION_NAME_MAX];
+    tensor_reduction_def def; /* def.name points to name */
+    struct tensor_reduction *next; /* every handle ever made (live or released) */
+};
+
+static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct tensor_reduction *registry;
+
+/* Released handles are kept so that a later use is caught, not a use-after-free; everything is
+ * freed when the library unloads. */
+__attribute__((destructor)) static void registry_free(void) {
+    pthread_mutex_lock(&registry_lock);
+    while (registry != NULL) {
+        struct tensor_reduction *r = registry;
+        registry = r->next;
+        r->magic = 0;
+        free(r);
+    }
+    pthread_mutex_unlock(&registry_lock);
+}
+
+static bool fns_complete(const tensor_reduction_fns *f) {
+    return f->init != NULL && f->fold != NULL && f->combine != NULL && f->project != NULL;
+}
+
+static tensor_status check_def(const tensor_reduction_def *def, const char *func) {
+    if (def == NULL) return tensor_error(TENSOR_ERR_INVALID_ARGUMENT, "%s: argument 'def' is NULL", func);
+    if (def->name == NULL || def->name[0] == '\0')
+        return tensor_error(TENSOR_ERR_INVALID_ARGUMENT, "%s: argument 'def': name is NULL or empty", func);
+    if (strlen(def->name) >= REDUCTION_NAME_MAX)
+        return tensor_error(TENSOR_ERR_INVALID_ARGUMENT, "%s: argument 'def': name is longer than %d characters", func,
+                            REDUCTION_NAME_MAX - 1);
+    if (def->ninputs < 1 || def->ninputs > TENSOR_REDUCTION_MAX_INPUTS)
+        return tensor_error(TENSOR_ERR_INVALID_ARGUMENT, "%s: argument 'def': ninputs is %d, not in [1, %d] ('%s')",
+                            func, def->ninputs, TENSOR_REDUCTION_MAX_INPUTS, def->name);
+    if (def->acc_size < 1 || def->acc_size > TENSOR_REDUCTION_MAX_ACC_SIZE)
+        return tensor_error(TENSOR_ERR_INVALID_ARGUMENT, "%s: argument 'def': acc_size is %zu, not in [1, %d] ('%s')",
+                            func, def->acc_size, TENSOR_REDUCTION_MAX_ACC_SIZE, def->name);
+    if ((unsigned)def->dtype_rule > TENSOR_REDUCTION_DTYPE_FLOAT)
+        return tensor_error(TENSOR_ERR_INVALID_ARGUMENT, "%s: argument 'def': unknown dtype_rule %d ('%s')", func,
+                            (int)def->dtype_rule, def->name);
+    static const char *const value_names[] = {"F32", "F64", "I64"};
+    int complete = 0;
+    for (int v = 0; v < TENSOR_REDUCTION_NUM_VALUES; v++) {
+        const tensor_reduction_fns *f = &def->fns[v];
+        const bool any = f->init != NULL || f->fold != NULL || f->combine != NULL || f->project != NULL;
+        if (any && !fns_complete(f))
+            return tensor_error(TENSOR_ERR_INVALID_ARGUMENT,
+                                "%s: argument 'def': fns[%s] lacks %s (a value type has all four callbacks or none) ('%s')",
+                                func, value_names[v],
+                                f->init == NULL ? "init" : f->fold == NULL ? "fold" : f->combine == NULL ? "combine" : "project",
+                                def->name);
+        complete += any;
+    }
+    if (complete == 0)
+        return tensor_error(TENSOR_ERR_INVALID_ARGUMENT, "%s: argument 'def': no value type has callbacks ('%s')", func,
+                            def->name);
+    return TENSOR_OK;
+}
+
+static struct tensor_reduction *find_live(const char *name) {
+    for (struct tensor_reduction *r = registry; r != NULL; r = r->next)
+        if (r->live && strcmp(r->name, name) == 0) return r;
+    return NULL;
+}
+
+tensor_reduction *tensor_reduction_register(const tensor_reduction_def *def) {
+    static const char func[] = "tensor_reduction_register";
+    if (check_def(def, func) != TENSOR_OK) return NULL;
+    struct tensor_reduction *r = calloc(1, sizeof *r);
+    if (r == NULL) return tensor_error_null(TENSOR_ERR_OUT_OF_MEMORY, "%s: out of memory", func);
+    r->magic = REDUCTION_MAGIC;
+    r->live = true;
+    memcpy(r->name, def->name, strlen(def->name) + 1);
+    r->def = *def;
+    r->def.name = r->name;
+    pthread_mutex_lock(&registry_lock);
+    if (find_live(def->name) != NULL) {
+        pthread_mutex_unlock(&registry_lock);
+        free(r);
+        return tensor_error_null(TENSOR_ERR_INVALID_ARGUMENT, "%s: a reduction named '%s' is already registered", func,
+                                 def->name);
+    }
+    r->next = registry;
+    registry = r;
+    pthread_mutex_unlock(&registry_lock);
+    return r;
+}
+
+tensor_reduction *tensor_reduction_find(const char *name) {
+    static const char func[] = "tensor_reduction_find";
+    if (name == NULL) return tensor_error_null(TENSOR_ERR_INVALID_ARGUMENT, "%s: argument 'name' is NULL", func);
+    pthread_mutex_lock(&registry_lock);
+    struct tensor_reduction *r = find_live(name);
+    pthread_mutex_unlock(&registry_lock);
+    if (r == NULL)
+        return tensor_error_null(TENSOR_ERR_INVALID_ARGUMENT, "%s: no reduction named '%s' is registered", func, name);
+    return r;
+}
+
+/* A usable handle, or the error (naming func and argument 'r'). */
+static tensor_status check_handle(const tensor_reduction *r, const char *func) {
+    if (r == NULL) return tensor_error(TENSOR_ERR_INVALID_ARGUMENT, "%s: argument 'r' is NULL", func);
+    if (r->magic != REDUCTION_MAGIC)
+        return tensor_error(TENSOR_ERR_INVALID_ARGUMENT, "%s: argument 'r' is not a reduction handle", func);
+    if (!r->live)
+        return tensor_error(TENSOR_ERR_INVALID_ARGUMENT, "%s: argument 'r' ('%s') has been released", func, r->name);
+    return TENSOR_OK;
+}
+
+tensor_status tensor_reduction_release(tensor_reduction *r) {
+    static const char func[] = "tensor_reduction_release";
+    pthread_mutex_lock(&registry_lock);
+    tensor_status st = check_handle(r, func);
+    if (st == TENSOR_OK) r->live = false;
+    pthread_mutex_unlock(&registry_lock);
+    return st;
+}
+
+const char *tensor_reduction_name(const tensor_reduction *r) {
+    if (r == NULL || r->magic != REDUCTION_MAGIC || !r->live) return NULL;
+    return r->name;
+}
+
+/* ---- running one ---- */
+
+static bool is_float(tensor_dtype d) { return tensor_dtype_is_floating(d); }
+static bool is_float8(tensor_dtype d) { return d == TENSOR_FLOAT8_E4M3FN || d == TENSOR_FLOAT8_E5M2; }
+
+static tensor_dtype rule_dtype(tensor_reduction_dtype_rule rule, tensor_dtype promoted) {
+    switch (rule) {
+    case TENSOR_REDUCTION_DTYPE_SUM:
+        if (!is_float(promoted)) return TENSOR_INT64;
+        return is_float8(promoted) ? TENSOR_FLOAT32 : promoted;
+    case TENSOR_REDUCTION_DTYPE_FLOAT:
+        if (!is_float(promoted) || is_float8(promoted)) return TENSOR_FLOAT32;
+        return promoted;
+    default: return promoted;
+    }
+}
+
+static tensor_reduction_value value_of(tensor_dtype d) {
+    if (d == TENSOR_FLOAT64) return TENSOR_REDUCTION_F64;
+    return is_float(d) ? TENSOR_REDUCTION_F32 : TENSOR_REDUCTION_I64;
+}
+
+/* The broadcast shape of n tensors (PyTorch's rules), or TENSOR_ERR_SHAPE. */
+static tensor_status broadcast_shape(const tensor_t *const *in, int n, int *ndim, int64_t *shape, const char *func) {
+    int nd = 0;
+    for (int k = 0; k < n; k++)
+        if (in[k]->ndim > nd) nd = in[k]->ndim;
+    for (int d = 0; d < nd; d++) shape[d] = 1;
+    for (int k = 0; k < n; k++) {
+        const int off = nd - in[k]->ndim;
+        for (int d = 0; d < in[k]->ndim; d++) {
+            const int64_t s = in[k]->sizes[d];
+            if (s == shape[off + d] || s == 1) continue;
+            if (shape[off + d] != 1)
+                return tensor_error(TENSOR_ERR_SHAPE,
+                                    "%s: The size of tensor %c (%lld) must match the size of tensor %c (%lld) at "
+                                    "non-singleton dimension %d",
+                                    func, 'a' + k, (long long)s, 'a', (long long)shape[off + d], off + d);
+            shape[off + d] = s;
+        }
+    }
+    *ndim = nd;
+    return TENSOR_OK;
+}
+
+/* The core of tensor_reduce / tensor_reduce_out / tensor_vecdot: def already valid; *out is
+ * NULL (a new result) or the caller's tensor (borrowed). On success *out holds the result (a
+ * new reference when it was NULL). */
+static tensor_status reduce_core(const tensor_reduction_def *def, const tensor_t *const *inputs, int ninputs,
+                                 const int *dims, int ndims, bool keepdim, tensor_dtype dtype, tensor_t **out,
+                                 const char *func) {
+    if (inputs == NULL) return tensor_error(TENSOR_ERR_INVALID_ARGUMENT, "%s: argument 'inputs' is NULL", func);
+    if (ninputs != def->ninputs)
+        return tensor_error(TENSOR_ERR_INVALID_ARGUMENT, "%s: argument 'ninputs' is %d, but '%s' takes %d input%s", func,
+                            ninputs, def->name, def->ninputs, def->ninputs == 1 ? "" : "s");
+    for (int k = 0; k < ninputs; k++)
+        if (inputs[k] == NULL)
+            return tensor_error(TENSOR_ERR_INVALID_ARGUMENT, "%s: argument 'inputs[%d]' is NULL", func, k);
+    if (dtype != TENSOR_DTYPE_DEFAULT && (unsigned)dtype >= TENSOR_NUM_DTYPES)
+        return tensor_error(TENSOR_ERR_DTYPE, "%s: argument 'dtype' is not a dtype (%d)", func, (int)dtype);
+    const tensor_device dev = inputs[0]->storage->device;
+    for (int k = 1; k < ninputs; k++)
+        if (!tensor_device_equal(inputs[k]->storage->device, dev))
+            return tensor_error(TENSOR_ERR_DEVICE, "%s: argument 'inputs[%d]' is on another device than inputs[0]", func,
+                                k);
+    tensor_result_type_operand ops[TENSOR_REDUCTION_MAX_INPUTS];
+    for (int k = 0; k < ninputs; k++) {
+        ops[k].dtype = inputs[k]->dtype;
+        ops[k].kind = inputs[k]->ndim == 0 ? TENSOR_OPERAND_ZERO_DIM : TENSOR_OPERAND_DIMENSIONED;
+    }
+    tensor_dtype promoted;
+    if (tensor_result_type(ops, ninputs, &promoted) != TENSOR_OK)
+        return tensor_error(TENSOR_ERR_DTYPE, "%s: the inputs' dtypes do not promote: %s", func, tensor_last_error());
+    tensor_dtype odt = dtype != TENSOR_DTYPE_DEFAULT ? dtype : *out != NULL ? (*out)->dtype : rule_dtype(def->dtype_rule, promoted);
+    const tensor_reduction_value value = value_of(odt);
+    if (def->fns[value].fold == NULL) {
+        static const char *const names[] = {"float", "double", "int64"};
+        return tensor_error(TENSOR_ERR_DTYPE, "%s: '%s' has no %s form, which a %s result needs", func, def->name,
+                            names[value], tensor_dtype_name(odt));
+    }
+    if (*out != NULL) {
+        if ((*out)->dtype != odt)
+            return tensor_error(TENSOR_ERR_DTYPE, "%s: argument 'out' has dtype %s, expected %s", func,
+                                tensor_dtype_name((*out)->dtype), tensor_dtype_name(odt));
+        if (!tensor_device_equal((*out)->storage->device, dev))
+            return tensor_error(TENSOR_ERR_DEVICE, "%s: argument 'out' is on another device than the inputs", func);
+    }
+    if (dev.type != TENSOR_DEVICE_CPU)
+        return tensor_error(TENSOR_ERR_NOT_IMPLEMENTED, "%s: the user reduction '%s' is not implemented for %s", func,
+                            def->name, dev.type == TENSOR_DEVICE_CUDA ? "CUDA" : "this device");
+
+    /* Broadcast views of the inputs. */
+    int nd = 0;
+    int64_t shape[TENSOR_MAX_DIMS];
+    tensor_status st = broadcast_shape(inputs, ninputs, &nd, shape, func);
+    if (st != TENSOR_OK) return st;
+    tensor_t *ex[TENSOR_REDUCTION_MAX_INPUTS] = {NULL};
+    tensor_t *result = NULL, *view = NULL;
+    for (int k = 0; k < ninputs && st == TENSOR_OK; k++) {
+        ex[k] = tensor_expand(inputs[k], nd, shape);
+        if (ex[k] == NULL) st = tensor_last_status();
+    }
+    tensor_reduce_plan plan;
+    if (st == TENSOR_OK) st = tensor_reduce_plan_make(ex[0], dims, ndims, keepdim, true, &plan, func);
+    if (st == TENSOR_OK && !def->empty_ok && plan.first_empty_reduced_dim >= 0)
+        st = tensor_error(TENSOR_ERR_INDEX, "%s: '%s' Expected reduction dim %d to have non-zero size.", func,
+                          def->name, plan.first_empty_reduced_dim);
+    if (st == TENSOR_OK) {
+        if (*out != NULL) {
+            bool same = (*out)->ndim == plan.out_ndim;
+            for (int d = 0; same && d < plan.out_ndim; d++) same = (*out)->sizes[d] == plan.out_sizes[d];
+            for (int k = 0; !same && k < ninputs && st == TENSOR_OK; k++)
+                if ((*out)->storage == inputs[k]->storage)
+                    st = tensor_error(TENSOR_ERR_SHAPE, "%s: argument 'out' has the wrong shape for this reduction and "
+                                      "shares memory with input %d: it cannot be resized", func, k);
+            if (!same && st == TENSOR_OK)
+                st = tensor_resize_output(*out, plan.out_ndim, plan.out_sizes, func, NULL);
+            result = *out;
+        } else {
+            result = tensor_empty(plan.out_ndim, plan.out_sizes, odt, dev);
+            if (result == NULL) st = tensor_last_status();
+        }
+    }
+    if (st == TENSOR_OK && plan.out_numel > 0) {
+        view = tensor_reduce_keepdim_view(result, &plan, func);
+        if (view == NULL) st = tensor_last_status();
+    }
+    if (st == TENSOR_OK && plan.out_numel > 0) {
+        tensor_kernel_fn kernel = tensor_dispatch_get(TENSOR_OP_USER_REDUCE, dev.type, func);
+        if (kernel == NULL) st = tensor_last_status();
+        tensor_iter_config cfg;
+        tensor_iter_t iter;
+        if (st == TENSOR_OK) {
+            iter_config_init(&cfg, func);
+            /* Inputs keep their dtypes: the kernel converts while loading. */
+            tensor_iter_config_enable(&cfg, TENSOR_ITER_REDUCTION | TENSOR_ITER_PROMOTE_INPUTS);
+            tensor_iter_config_add_output_dtype(&cfg, view, odt);
+            for (int k = 0; k < ninputs; k++) tensor_iter_config_add_input(&cfg, ex[k]);
+            st = iter_build_into(&cfg, &iter);
+            iter_config_clear(&cfg);
+        }
+        if (st == TENSOR_OK) {
+            tensor_user_reduce_call call = {def->name, &def->fns[value], value, def->acc_size, def->user,
+                                            plan.reduced_numel};
+            tensor_kernel_params params = {0};
+            params.reduction = &call;
+            st = kernel(&iter, &params);
+            iter_clear(&iter);
+        }
+    }
+    tensor_release(view);
+    for (int k = 0; k < ninputs; k++) tensor_release(ex[k]);
+    if (st != TENSOR_OK) {
+        if (*out == NULL) tensor_release(result);
+        return st;
+    }
+    *out = result;
+    return TENSOR_OK;
+}
+
+tensor_t *tensor_reduce(const tensor_reduction *r, const tensor_t *const *inputs, int ninputs, const int *dims,
+                        int ndims, bool keepdim, tensor_dtype dtype) {
+    static const char func[] = "tensor_reduce";
+    if (check_handle(r, func) != TENSOR_OK) return NULL;
+    tensor_t *out = NULL;
+    if (reduce_core(&r->def, inputs, ninputs, dims, ndims, keepdim, dtype, &out, func) != TENSOR_OK) return NULL;
+    return out;
+}
+
+tensor_status tensor_reduce_out(tensor_t *out, const tensor_reduction *r, const tensor_t *const *inputs, int ninputs,
+                                const int *dims, int ndims, bool keepdim) {
+    static const char func[] = "tensor_reduce_out";
+    if (check_handle(r, func) != TENSOR_OK) return tensor_last_status();
+    if (out == NULL) return tensor_error(TENSOR_ERR_INVALID_ARGUMENT, "%s: argument 'out' is NULL", func);
+    return reduce_core(&r->def, inputs, ninputs, dims, ndims, keepdim, TENSOR_DTYPE_DEFAULT, &out, func);
+}
+
+/* ---- vecdot: sum(a * b), the product rounded as PyTorch's eager a * b would be (to the
+ * inputs' dtype: a float16 product rounds to float16, an int32 product wraps to 32 bits) ---- */
+
+static float vd_id_f32(void) { return 0.0f; }
+static double vd_id_f64(void) { return 0.0; }
+static int64_t vd_id_i64(void) { return 0; }
+static float vd_map_f32(const float *x) { return x[0] * x[1]; }
+static double vd_map_f64(const double *x) { return x[0] * x[1]; }
+static int64_t vd_map_i64(const int64_t *x) { return (int64_t)((uint64_t)x[0] * (uint64_t)x[1]); }
+static float vd_add_f32(float a, float b) { return a + b; }
+static double vd_add_f64(double a, double b) { return a + b; }
+static int64_t vd_add_i64(int64_t a, int64_t b) { return (int64_t)((uint64_t)a + (uint64_t)b); }
+static float vd_proj_f32(float a, int64_t n) { return (void)n, a; }
+static double vd_proj_f64(double a, int64_t n) { return (void)n, a; }
+static int64_t vd_proj_i64(int64_t a, int64_t n) { return (void)n, a; }
+TENSOR_REDUCTION_FNS(vd_f64, 2, double, double, vd_id_f64, vd_map_f64, vd_add_f64, vd_add_f64, vd_proj_f64)
+TENSOR_REDUCTION_FNS(vd_f32, 2, float, float, vd_id_f32, vd_map_f32, vd_add_f32, vd_add_f32, vd_proj_f32)
+TENSOR_REDUCTION_FNS(vd_i64, 2, int64_t, int64_t, vd_id_i64, vd_map_i64, vd_add_i64, vd_add_i64, vd_proj_i64)
+
+/* The rounded-product forms: the product goes through the inputs' dtype first. */
+static float round_to(tensor_dtype d, float v) {
+    char b[8];
+    tensor_dtype_store_double(d, b, (double)v);
+    return (float)tensor_dtype_load_double(d, b);
+}
+static int64_t wrap_to(tensor_dtype d, int64_t v) {
+    switch (d) {
+    case TENSOR_INT32: return (int32_t)(uint32_t)(uint64_t)v;
+    case TENSOR_INT16: return (int16_t)(uint16_t)(uint64_t)v;
+    case TENSOR_INT8: return (int8_t)(uint8_t)(uint64_t)v;
+    case TENSOR_UINT8: return (uint8_t)(uint64_t)v;
+    case TENSOR_BOOL: return v != 0;
+    default: return v;
+    }
+}
+static void vdr_fold_f32(void *acc, const void *const *vals, int64_t n, int64_t first, const void *user) {
+    (void)first;
+    const tensor_dtype d = *(const tensor_dtype *)user;
+    const float *a = vals[0], *b = vals[1];
+    float s;
+    memcpy(&s, acc, sizeof s);
+    for (int64_t i = 0; i < n; i++) s += round_to(d, a[i] * b[i]);
+    memcpy(acc, &s, sizeof s);
+}
+static void vdr_fold_i64(void *acc, const void *const *vals, int64_t n, int64_t first, const void *user) {
+    (void)first;
+    const tensor_dtype d = *(const tensor_dtype *)user;
+    const int64_t *a = vals[0], *b = vals[1];
+    int64_t s;
+    memcpy(&s, acc, sizeof s);
+    for (int64_t i = 0; i < n; i++) s = (int64_t)((uint64_t)s + (uint64_t)wrap_to(d, vd_map_i64((int64_t[]){a[i], b[i]})));
+    memcpy(acc, &s, sizeof s);
+}
+
+tensor_t *tensor_vecdot(const tensor_t *a, const tensor_t *b, int dim) {
+    static const char func[] = "tensor_vecdot";
+    if (a == NULL || b == NULL)
+        return tensor_error_null(TENSOR_ERR_INVALID_ARGUMENT, "%s: argument '%s' is NULL", func, a == NULL ? "a" : "b");
+    if (a->dtype != b->dtype)
+        return tensor_error_null(TENSOR_ERR_DTYPE,
+                                 "%s: Expected x and y to have the same dtype, but found x of type %s and y of type %s "
+                                 "instead",
+                                 func, tensor_dtype_name(a->dtype), tensor_dtype_name(b->dtype));
+    const tensor_dtype d = a->dtype;
+    if (a->storage->device.type == TENSOR_DEVICE_CUDA && tensor_device_equal(a->storage->device, b->storage->device)) {
+        /* Not fused on CUDA yet: the product, then its sum (the same semantics). */
+        tensor_t *p = tensor_mul(a, b);
+        if (p == NULL) return NULL;
+        tensor_t *s = tensor_sum_dims(p, &dim, 1, false, TENSOR_DTYPE_DEFAULT);
+        tensor_release(p);
+        return s;
+    }
+    /* Products that need no rounding (float32, float64, int64) take the kit's 4-lane fold. */
+    const bool exact = d == TENSOR_FLOAT32 || d == TENSOR_FLOAT64 || d == TENSOR_INT64;
+    tensor_reduction_def def = {"vecdot", 2, sizeof(double), TENSOR_REDUCTION_DTYPE_SUM, true, {{0}}, &d};
+    def.fns[TENSOR_REDUCTION_F64] = vd_f64;
+    def.fns[TENSOR_REDUCTION_F32] = vd_f32;
+    def.fns[TENSOR_REDUCTION_I64] = vd_i64;
+    if (!exact) {
+        def.fns[TENSOR_REDUCTION_F32].fold = vdr_fold_f32;
+        def.fns[TENSOR_REDUCTION_I64].fold = vdr_fold_i64;
+    }
+    const tensor_t *in[2] = {a, b};
+    tensor_t *out = NULL;
+    if (reduce_core(&def, in, 2, &dim, 1, false, TENSOR_DTYPE_DEFAULT, &out, func) != TENSOR_OK) return NULL;
+    return out;
+}

@@ -1,0 +1,126 @@
+/* Reductions users define themselves, against an installed tinytensor, with no rebuild of the
+ * library: a reduction is a functor (identity, fold, combine, project over an accumulator, and
+ * optionally a map of 1 to 4 input values), registered at run time under a name; tensor_reduce
+ * runs it with everything the built-in reductions have: dims lists (negative dims wrap, NULL =
+ * all), keepdim, broadcasting and type promotion across the inputs, empty reductions, threads,
+ * results bitwise the same run to run and for any thread count, and errors that name the
+ * function and the argument.
+ *
+ * The easy way to write the callbacks is ops/reduction_kit.h: per-element functions in, the
+ * tiled callbacks out (docs/functors.md shows a complete program).
+ *
+ * Devices: user reductions run on the CPU. On a CUDA tensor tensor_reduce fails with
+ * TENSOR_ERR_NOT_IMPLEMENTED ("... is not implemented for CUDA"), never a crash.
+ *
+ * Thread safety: registering, finding and releasing are serialised by the library; a handle may
+ * be used from any thread. The callbacks are called from several threads at once (each on its
+ * own accumulators), so they must not write shared state through `user`. */
+#ifndef TENSOR_REDUCTION_H
+#define TENSOR_REDUCTION_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "runtime/dtype.h"
+#include "runtime/export.h"
+#include "runtime/status.h"
+#include "runtime/tensor.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define TENSOR_REDUCTION_MAX_INPUTS 4
+#define TENSOR_REDUCTION_MAX_ACC_SIZE 256
+
+/* The value type the inputs are converted to while loading, chosen by the RESULT dtype:
+ * float32 for float32 / float16 / bfloat16 / float8 results, float64 for float64, int64
+ * (wrapping) for integer and bool results. Each input element goes through the result dtype's
+ * value set first (PyTorch's "cast to dtype=, then reduce"). */
+typedef enum tensor_reduction_value {
+    TENSOR_REDUCTION_F32 = 0, /* values are float */
+    TENSOR_REDUCTION_F64 = 1, /* values are double */
+    TENSOR_REDUCTION_I64 = 2, /* values are int64_t */
+    TENSOR_REDUCTION_NUM_VALUES
+} tensor_reduction_value;
+
+/* The callbacks of one value type. `acc` points to acc_size bytes aligned to 16; `user` is the
+ * definition's user pointer. */
+typedef struct tensor_reduction_fns {
+    /* *acc = the identity. */
+    void (*init)(void *acc, const void *user);
+    /* Folds n elements into *acc, in index order. vals[k] points to n values of input k (in the
+     * value type); their positions in the reduced index space are first, first + 1, ... */
+    void (*fold)(void *acc, const void *const *vals, int64_t n, int64_t first, const void *user);
+    /* *acc = combine(*acc, *later); *acc holds the earlier part of the reduced index space. */
+    void (*combine)(void *acc, const void *later, const void *user);
+    /* *result (one value of the value type) = the final value of *acc; count: the number of
+     * elements reduced into this output (a mean divides by it). */
+    void (*project)(const void *acc, int64_t count, void *result, const void *user);
+} tensor_reduction_fns;
+
+/* The result dtype when the caller passes TENSOR_DTYPE_DEFAULT, from the inputs' promoted
+ * dtype (PyTorch's promotion across the inputs). */
+typedef enum tensor_reduction_dtype_rule {
+    TENSOR_REDUCTION_DTYPE_PROMOTED = 0, /* the promoted dtype itself (amax-like) */
+    TENSOR_REDUCTION_DTYPE_SUM = 1,      /* sum's: integers and bool -> int64, float8 -> float32 */
+    TENSOR_REDUCTION_DTYPE_FLOAT = 2     /* mean's: integers and bool -> float32, float8 -> float32 */
+} tensor_reduction_dtype_rule;
+
+typedef struct tensor_reduction_def {
+    const char *name;      /* copied at registration; unique among the registered reductions */
+    int ninputs;           /* 1 .. TENSOR_REDUCTION_MAX_INPUTS */
+    size_t acc_size;       /* bytes of one accumulator, 1 .. TENSOR_REDUCTION_MAX_ACC_SIZE */
+    tensor_reduction_dtype_rule dtype_rule;
+    bool empty_ok;         /* empty reduced dims: every output is the projected identity (true) or
+                            * the call fails with TENSOR_ERR_INDEX (false, as amax) */
+    /* Indexed by tensor_reduction_value. A value type whose fold is NULL is not supported: a
+     * result dtype that needs it fails with TENSOR_ERR_DTYPE. At least one must be complete. */
+    tensor_reduction_fns fns[TENSOR_REDUCTION_NUM_VALUES];
+    const void *user;      /* borrowed: must outlive the registration */
+} tensor_reduction_def;
+
+typedef struct tensor_reduction tensor_reduction;
+
+/* Registers a reduction. def is copied (name included; user stays borrowed). Returns a new
+ * handle (release it with tensor_reduction_release) or NULL with the error set:
+ * TENSOR_ERR_INVALID_ARGUMENT for a NULL or invalid definition (the message names the field)
+ * or a name already registered, TENSOR_ERR_OUT_OF_MEMORY. */
+TENSOR_API tensor_reduction *tensor_reduction_register(const tensor_reduction_def *def);
+
+/* The registered reduction of that name (borrowed: valid until it is released), or NULL with
+ * TENSOR_ERR_INVALID_ARGUMENT. */
+TENSOR_API tensor_reduction *tensor_reduction_find(const char *name);
+
+/* Unregisters r: its name becomes free, and every later call with r fails with
+ * TENSOR_ERR_INVALID_ARGUMENT ("... has been released"). A released handle's few hundred
+ * bytes stay allocated until the process exits, so that such a use is always caught. Releasing
+ * twice is an error; NULL is an error. Do not release while another thread runs r. */
+TENSOR_API tensor_status tensor_reduction_release(tensor_reduction *r);
+
+/* The registered name (borrowed), or NULL for NULL or a released handle. */
+TENSOR_API const char *tensor_reduction_name(const tensor_reduction *r);
+
+/* Runs r over `inputs` (borrowed; exactly def.ninputs of them, one device), broadcast against
+ * each other (nothing is materialised), reducing `dims` of the broadcast shape (NULL or
+ * ndims 0: every dim). dtype: the result dtype, or TENSOR_DTYPE_DEFAULT for def.dtype_rule.
+ * Returns a new tensor (release it) or NULL with the error set. */
+TENSOR_API tensor_t *tensor_reduce(const tensor_reduction *r, const tensor_t *const *inputs, int ninputs,
+                                   const int *dims, int ndims, bool keepdim, tensor_dtype dtype);
+
+/* The same into `out` (borrowed; resized when its shape differs, as every out= of the library;
+ * its dtype is the result dtype: dtype if given, else out's own). */
+TENSOR_API tensor_status tensor_reduce_out(tensor_t *out, const tensor_reduction *r, const tensor_t *const *inputs,
+                                           int ninputs, const int *dims, int ndims, bool keepdim);
+
+/* torch.linalg.vecdot for real dtypes: sum(a * b) over `dim` (negative wraps) of a and b
+ * broadcast against each other, in their promoted dtype (bool: an error, as in PyTorch), fused:
+ * the product never reaches memory. The result has the broadcast shape without `dim`. New
+ * tensor or NULL. On CUDA it runs as a product then a sum (not yet fused). */
+TENSOR_API tensor_t *tensor_vecdot(const tensor_t *a, const tensor_t *b, int dim);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

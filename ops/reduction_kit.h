@@ -1,0 +1,86 @@
+/* Writing a user reduction's callbacks (ops/reduction.h) from per-element functions:
+ *
+ *   TENSOR_REDUCTION_FNS(NAME, NIN, VAL_T, ACC_T, IDENTITY, MAP, REDUCE, COMBINE, PROJECT)
+ *
+ * defines, in the including file, static callbacks and a `static const tensor_reduction_fns
+ * NAME` to put in a tensor_reduction_def's fns[] slot of the value type VAL_T (float: F32,
+ * double: F64, int64_t: I64). The functions (static inline ones compile to straight-line code):
+ *   ACC_T IDENTITY(void)
+ *   VAL_T MAP(const VAL_T *x)                x[k]: the element of input k, k < NIN
+ *   ACC_T REDUCE(ACC_T acc, VAL_T v)
+ *   ACC_T COMBINE(ACC_T earlier, ACC_T later)
+ *   VAL_T PROJECT(ACC_T acc, int64_t count)  count: elements reduced into this output
+ * ACC_T may be a struct (a running max with its rescaled sum, say). The fold keeps four
+ * independent accumulators on runs of 16 elements or more (element i in lane i % 4, the lanes
+ * combined 0, 1, 2, 3 in that order), as the built-in reductions do: the order depends on the
+ * plan only, so results are the same run to run and for any thread count. A reduction that
+ * needs the elements' indices (argmax-like) writes tensor_reduction_fns by hand: fold receives
+ * the index of its first element. */
+#ifndef TENSOR_REDUCTION_KIT_H
+#define TENSOR_REDUCTION_KIT_H
+
+#include <stdint.h>
+#include <string.h>
+
+#include "ops/reduction.h"
+
+#define TENSOR_REDUCTION_FNS(NAME, NIN, VAL_T, ACC_T, IDENTITY, MAP, REDUCE, COMBINE, PROJECT)                  \
+    static void NAME##_init(void *acc_, const void *user_) {                                                    \
+        (void)user_;                                                                                            \
+        ACC_T a_ = IDENTITY();                                                                                  \
+        memcpy(acc_, &a_, sizeof a_);                                                                           \
+    }                                                                                                           \
+    static void NAME##_fold(void *acc_, const void *const *vals_, int64_t n_, int64_t first_, const void *user_) { \
+        (void)first_;                                                                                           \
+        (void)user_;                                                                                            \
+        const VAL_T *in_[(NIN) > 0 ? (NIN) : 1];                                                                \
+        for (int k_ = 0; k_ < (NIN); k_++) in_[k_] = (const VAL_T *)vals_[k_];                                  \
+        ACC_T a0_;                                                                                              \
+        memcpy(&a0_, acc_, sizeof a0_);                                                                         \
+        VAL_T x_[(NIN) > 0 ? (NIN) : 1];                                                                        \
+        int64_t i_ = 0;                                                                                         \
+        if (n_ >= 16) {                                                                                         \
+            ACC_T a1_ = IDENTITY(), a2_ = IDENTITY(), a3_ = IDENTITY(), l0_ = IDENTITY();                       \
+            for (; i_ + 4 <= n_; i_ += 4) {                                                                     \
+                for (int k_ = 0; k_ < (NIN); k_++) x_[k_] = in_[k_][i_];                                        \
+                l0_ = REDUCE(l0_, MAP(x_));                                                                     \
+                for (int k_ = 0; k_ < (NIN); k_++) x_[k_] = in_[k_][i_ + 1];                                    \
+                a1_ = REDUCE(a1_, MAP(x_));                                                                     \
+                for (int k_ = 0; k_ < (NIN); k_++) x_[k_] = in_[k_][i_ + 2];                                    \
+                a2_ = REDUCE(a2_, MAP(x_));                                                                     \
+                for (int k_ = 0; k_ < (NIN); k_++) x_[k_] = in_[k_][i_ + 3];                                    \
+                a3_ = REDUCE(a3_, MAP(x_));                                                                     \
+            }                                                                                                   \
+            for (int64_t t_ = 0; i_ + t_ < n_; t_++) { /* the tail joins lanes 0, 1, 2 in turn */               \
+                for (int k_ = 0; k_ < (NIN); k_++) x_[k_] = in_[k_][i_ + t_];                                   \
+                if (t_ == 0) l0_ = REDUCE(l0_, MAP(x_));                                                        \
+                else if (t_ == 1) a1_ = REDUCE(a1_, MAP(x_));                                                   \
+                else a2_ = REDUCE(a2_, MAP(x_));                                                                \
+            }                                                                                                   \
+            a0_ = COMBINE(a0_, COMBINE(COMBINE(COMBINE(l0_, a1_), a2_), a3_));                                  \
+        } else {                                                                                                \
+            for (; i_ < n_; i_++) {                                                                             \
+                for (int k_ = 0; k_ < (NIN); k_++) x_[k_] = in_[k_][i_];                                        \
+                a0_ = REDUCE(a0_, MAP(x_));                                                                     \
+            }                                                                                                   \
+        }                                                                                                       \
+        memcpy(acc_, &a0_, sizeof a0_);                                                                         \
+    }                                                                                                           \
+    static void NAME##_combine(void *acc_, const void *later_, const void *user_) {                             \
+        (void)user_;                                                                                            \
+        ACC_T a_, b_;                                                                                           \
+        memcpy(&a_, acc_, sizeof a_);                                                                           \
+        memcpy(&b_, later_, sizeof b_);                                                                         \
+        a_ = COMBINE(a_, b_);                                                                                   \
+        memcpy(acc_, &a_, sizeof a_);                                                                           \
+    }                                                                                                           \
+    static void NAME##_project(const void *acc_, int64_t count_, void *result_, const void *user_) {            \
+        (void)user_;                                                                                            \
+        ACC_T a_;                                                                                               \
+        memcpy(&a_, acc_, sizeof a_);                                                                           \
+        VAL_T r_ = PROJECT(a_, count_);                                                                         \
+        memcpy(result_, &r_, sizeof r_);                                                                        \
+    }                                                                                                           \
+    static const tensor_reduction_fns NAME = {NAME##_init, NAME##_fold, NAME##_combine, NAME##_project};
+
+#endif

@@ -1,0 +1,399 @@
+/* User reductions (ops/reduction.h, ops/reduction_kit.h) against compositions of built-ins:
+ * one and two inputs, broadcasting, struct accumulators, dtype rules, out=, empty reductions,
+ * thread-count independence, tensor_vecdot, and every error path of the registry. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "test_main.h"
+#include "ew_test_util.h"
+#include "ops/reduction_kit.h"
+
+/* ---- functors ---- */
+static float zero_f(void) { return 0.0f; }
+static double zero_d(void) { return 0.0; }
+static int64_t zero_i(void) { return 0; }
+static float abs_f(const float *x) { return fabsf(x[0]); }
+static double abs_d(const double *x) { return fabs(x[0]); }
+static float first_f(const float *x) { return x[0]; }
+static int64_t first_i(const int64_t *x) { return x[0]; }
+static float mul_f(const float *x) { return x[0] * x[1]; }
+static float add_f(float a, float b) { return a + b; }
+static double add_d(double a, double b) { return a + b; }
+static int64_t add_i(int64_t a, int64_t b) { return (int64_t)((uint64_t)a + (uint64_t)b); }
+static float same_f(float a, int64_t n) { return (void)n, a; }
+static double same_d(double a, int64_t n) { return (void)n, a; }
+static int64_t same_i(int64_t a, int64_t n) { return (void)n, a; }
+static float mean_f(float a, int64_t n) { return a / (float)n; }
+
+TENSOR_REDUCTION_FNS(abs_sum_f32, 1, float, float, zero_f, abs_f, add_f, add_f, same_f)
+TENSOR_REDUCTION_FNS(abs_sum_f64, 1, double, double, zero_d, abs_d, add_d, add_d, same_d)
+TENSOR_REDUCTION_FNS(sum_f32, 1, float, float, zero_f, first_f, add_f, add_f, same_f)
+TENSOR_REDUCTION_FNS(sum_i64, 1, int64_t, int64_t, zero_i, first_i, add_i, add_i, same_i)
+TENSOR_REDUCTION_FNS(wsum_f32, 2, float, float, zero_f, mul_f, add_f, add_f, same_f)
+TENSOR_REDUCTION_FNS(mean_f32, 1, float, float, zero_f, first_f, add_f, add_f, mean_f)
+
+/* A softmax denominator: sum(exp(x - max)) with a running max and a rescaled sum. */
+typedef struct {
+    float m, s;
+} soft_acc;
+static soft_acc soft_id(void) { return (soft_acc){-INFINITY, 0.0f}; }
+static soft_acc soft_red(soft_acc a, float x) {
+    if (x > a.m) return (soft_acc){x, a.s * expf(a.m - x) + 1.0f};
+    return (soft_acc){a.m, a.s + expf(x - a.m)};
+}
+static soft_acc soft_comb(soft_acc a, soft_acc b) {
+    if (b.m == -INFINITY) return a;
+    if (a.m == -INFINITY) return b;
+    const float m = a.m > b.m ? a.m : b.m;
+    return (soft_acc){m, a.s * expf(a.m - m) + b.s * expf(b.m - m)};
+}
+static float soft_proj(soft_acc a, int64_t n) { return (void)n, a.s; }
+TENSOR_REDUCTION_FNS(soft_f32, 1, float, soft_acc, soft_id, first_f, soft_red, soft_comb, soft_proj)
+
+static tensor_reduction_def def1(const char *name, tensor_reduction_fns f32, tensor_reduction_dtype_rule rule) {
+    tensor_reduction_def d = {name, 1, sizeof(double), rule, true, {{0}}, NULL};
+    d.fns[TENSOR_REDUCTION_F32] = f32;
+    return d;
+}
+
+static tensor_t *rand_cpu(int ndim, const int64_t *shape, uint64_t seed, tensor_dtype dt) {
+    tensor_t *t = tensor_rand(ndim, shape, seed, TENSOR_FLOAT32, tensor_cpu());
+    assert_non_null(t);
+    /* values in [-1, 1) */
+    tensor_t *two = tensor_mul_scalar(t, tensor_scalar_float(2.0));
+    tensor_t *c = tensor_sub_scalar(two, tensor_scalar_float(1.0), tensor_scalar_int(1));
+    tensor_release(t);
+    tensor_release(two);
+    assert_non_null(c);
+    if (dt == TENSOR_FLOAT32) return c;
+    tensor_t *r = tensor_to_dtype(c, dt);
+    tensor_release(c);
+    assert_non_null(r);
+    return r;
+}
+
+static void expect_close(const tensor_t *got, const tensor_t *want, double rtol) {
+    assert_int_equal(tensor_numel(got), tensor_numel(want));
+    assert_int_equal(tensor_ndim(got), tensor_ndim(want));
+    for (int d = 0; d < tensor_ndim(got); d++) assert_int_equal(tensor_size(got, d), tensor_size(want, d));
+    double *g = ew_values(got), *w = ew_values(want);
+    for (int64_t i = 0; i < tensor_numel(got); i++)
+        if (!(fabs(g[i] - w[i]) <= rtol * (1.0 + fabs(w[i])))) fail_msg("element %lld: %.9g, want %.9g", (long long)i, g[i], w[i]);
+    free(g);
+    free(w);
+}
+
+static void test_abs_sum_matches_norm1(void **state) {
+    (void)state;
+    tensor_reduction_def d = def1("test_abs_sum", abs_sum_f32, TENSOR_REDUCTION_DTYPE_FLOAT);
+    d.fns[TENSOR_REDUCTION_F64] = abs_sum_f64;
+    tensor_reduction *r = tensor_reduction_register(&d);
+    assert_non_null(r);
+    assert_string_equal(tensor_reduction_name(r), "test_abs_sum");
+    assert_ptr_equal(tensor_reduction_find("test_abs_sum"), r);
+    const int64_t shape[3] = {5, 300, 7};
+    const tensor_dtype dts[] = {TENSOR_FLOAT32, TENSOR_FLOAT64, TENSOR_BFLOAT16};
+    const int dimsets[][2] = {{1, -1}, {0, 2}, {2, -1}, {-1, 0}};
+    for (size_t k = 0; k < 3; k++) {
+        tensor_t *x = rand_cpu(3, shape, 7 + k, dts[k]);
+        const tensor_t *in[1] = {x};
+        for (size_t s = 0; s < 4; s++) {
+            const int nd = dimsets[s][1] == -1 && s != 3 ? 1 : 2;
+            for (int keep = 0; keep < 2; keep++) {
+                tensor_t *got = tensor_reduce(r, in, 1, dimsets[s], nd, keep, TENSOR_DTYPE_DEFAULT);
+                if (got == NULL) fail_msg("%s", tensor_last_error());
+                tensor_t *want = tensor_norm(x, 1.0, dimsets[s], nd, keep);
+                assert_non_null(want);
+                assert_int_equal(tensor_get_dtype(got), tensor_get_dtype(want));
+                expect_close(got, want, dts[k] == TENSOR_BFLOAT16 ? 1e-2 : 1e-5);
+                tensor_release(got);
+                tensor_release(want);
+            }
+        }
+        /* every dim */
+        tensor_t *got = tensor_reduce(r, in, 1, NULL, 0, false, TENSOR_DTYPE_DEFAULT);
+        tensor_t *want = tensor_norm(x, 1.0, NULL, 0, false);
+        assert_non_null(got);
+        expect_close(got, want, dts[k] == TENSOR_BFLOAT16 ? 1e-2 : 1e-5);
+        tensor_release(got);
+        tensor_release(want);
+        tensor_release(x);
+    }
+    assert_int_equal(tensor_reduction_release(r), TENSOR_OK);
+}
+
+static void test_integer_sum_and_rules(void **state) {
+    (void)state;
+    tensor_reduction_def d = def1("test_sum", sum_f32, TENSOR_REDUCTION_DTYPE_SUM);
+    d.fns[TENSOR_REDUCTION_I64] = sum_i64;
+    tensor_reduction *r = tensor_reduction_register(&d);
+    assert_non_null(r);
+    int64_t v[6] = {2000000000, 2000000000, -7, 1, 2, 3};
+    tensor_t *x = ew_tensor(TENSOR_INT32, 2, (int64_t[]){2, 3}, (double[]){2e9, 2e9, -7, 1, 2, 3}, 6);
+    (void)v;
+    const tensor_t *in[1] = {x};
+    tensor_t *s = tensor_reduce(r, in, 1, (int[]){1}, 1, false, TENSOR_DTYPE_DEFAULT);
+    assert_non_null(s);
+    ew_expect_i(s, TENSOR_INT64, (int64_t[]){3999999993LL, 6}, 2);
+    /* dtype= float32: the F32 form */
+    tensor_t *f = tensor_reduce(r, in, 1, (int[]){1}, 1, false, TENSOR_FLOAT32);
+    assert_non_null(f);
+    assert_int_equal(tensor_get_dtype(f), TENSOR_FLOAT32);
+    /* dtype= float64: no F64 form */
+    assert_null(tensor_reduce(r, in, 1, (int[]){1}, 1, false, TENSOR_FLOAT64));
+    assert_int_equal(tensor_last_status(), TENSOR_ERR_DTYPE);
+    assert_non_null(strstr(tensor_last_error(), "'test_sum' has no double form"));
+    /* out=: resized, its dtype is the result's */
+    tensor_t *o = tensor_zeros(1, (int64_t[]){5}, TENSOR_INT64, tensor_cpu());
+    assert_int_equal(tensor_reduce_out(o, r, in, 1, (int[]){0}, 1, false), TENSOR_OK);
+    ew_expect_i(o, TENSOR_INT64, (int64_t[]){2000000001, 2000000002, -4}, 3);
+    tensor_t *bad = tensor_zeros(1, (int64_t[]){3}, TENSOR_FLOAT64, tensor_cpu());
+    assert_int_equal(tensor_reduce_out(bad, r, in, 1, (int[]){0}, 1, false), TENSOR_ERR_DTYPE);
+    /* the mean-like rule: ints give float32 */
+    tensor_reduction_def dm = def1("test_mean", mean_f32, TENSOR_REDUCTION_DTYPE_FLOAT);
+    tensor_reduction *m = tensor_reduction_register(&dm);
+    tensor_t *mm = tensor_reduce(m, in, 1, (int[]){1}, 1, true, TENSOR_DTYPE_DEFAULT);
+    assert_non_null(mm);
+    assert_int_equal(tensor_get_dtype(mm), TENSOR_FLOAT32);
+    assert_int_equal(tensor_ndim(mm), 2);
+    assert_int_equal(tensor_reduction_release(m), TENSOR_OK);
+    tensor_release(mm);
+    tensor_release(bad);
+    tensor_release(o);
+    tensor_release(f);
+    tensor_release(s);
+    tensor_release(x);
+    assert_int_equal(tensor_reduction_release(r), TENSOR_OK);
+}
+
+static void test_two_inputs_broadcast(void **state) {
+    (void)state;
+    tensor_reduction_def d = def1("test_wsum", wsum_f32, TENSOR_REDUCTION_DTYPE_SUM);
+    d.ninputs = 2;
+    tensor_reduction *r = tensor_reduction_register(&d);
+    assert_non_null(r);
+    const int64_t sx[2] = {37, 129}, sw[1] = {129};
+    tensor_t *x = rand_cpu(2, sx, 3, TENSOR_FLOAT32), *w = rand_cpu(1, sw, 4, TENSOR_FLOAT32);
+    const tensor_t *in[2] = {x, w};
+    for (int dim = -2; dim < 2; dim++) {
+        tensor_t *got = tensor_reduce(r, in, 2, &dim, 1, false, TENSOR_DTYPE_DEFAULT);
+        if (got == NULL) fail_msg("%s", tensor_last_error());
+        tensor_t *p = tensor_mul(x, w);
+        tensor_t *want = tensor_sum_dims(p, &dim, 1, false, TENSOR_DTYPE_DEFAULT);
+        expect_close(got, want, 1e-5);
+        tensor_release(got);
+        tensor_release(want);
+        tensor_release(p);
+    }
+    /* the inputs swapped: the same products */
+    const tensor_t *sw_in[2] = {w, x};
+    tensor_t *a = tensor_reduce(r, sw_in, 2, (int[]){1}, 1, false, TENSOR_DTYPE_DEFAULT);
+    assert_non_null(a);
+    /* shapes that do not broadcast */
+    tensor_t *bad = rand_cpu(1, (int64_t[]){5}, 5, TENSOR_FLOAT32);
+    const tensor_t *bin[2] = {x, bad};
+    assert_null(tensor_reduce(r, bin, 2, NULL, 0, false, TENSOR_DTYPE_DEFAULT));
+    assert_int_equal(tensor_last_status(), TENSOR_ERR_SHAPE);
+    /* the wrong number of inputs */
+    assert_null(tensor_reduce(r, in, 1, NULL, 0, false, TENSOR_DTYPE_DEFAULT));
+    assert_non_null(strstr(tensor_last_error(), "argument 'ninputs' is 1, but 'test_wsum' takes 2 inputs"));
+    const tensor_t *nul[2] = {x, NULL};
+    assert_null(tensor_reduce(r, nul, 2, NULL, 0, false, TENSOR_DTYPE_DEFAULT));
+    assert_non_null(strstr(tensor_last_error(), "argument 'inputs[1]' is NULL"));
+    tensor_release(bad);
+    tensor_release(a);
+    tensor_release(x);
+    tensor_release(w);
+    assert_int_equal(tensor_reduction_release(r), TENSOR_OK);
+}
+
+static void test_struct_accumulator_and_threads(void **state) {
+    (void)state;
+    tensor_reduction_def d = def1("test_softmax_den", soft_f32, TENSOR_REDUCTION_DTYPE_FLOAT);
+    d.acc_size = sizeof(soft_acc);
+    d.empty_ok = false;
+    tensor_reduction *r = tensor_reduction_register(&d);
+    assert_non_null(r);
+    const int64_t shape[2] = {64, 20000};
+    tensor_t *x = rand_cpu(2, shape, 11, TENSOR_FLOAT32);
+    const tensor_t *in[1] = {x};
+    tensor_t *got = tensor_reduce(r, in, 1, (int[]){1}, 1, false, TENSOR_DTYPE_DEFAULT);
+    assert_non_null(got);
+    /* exp(logsumexp(x) - amax(x)) */
+    tensor_t *lse = tensor_logsumexp(x, (int[]){1}, 1, false);
+    tensor_t *mx = tensor_amax(x, (int[]){1}, 1, false);
+    tensor_t *diff = tensor_sub(lse, mx, tensor_scalar_int(1));
+    tensor_t *want = tensor_exp(diff);
+    expect_close(got, want, 1e-4);
+    /* bitwise the same for 1 and 4 threads, and over every dim (chunks of the reduced dim) */
+    int saved = tensor_get_num_threads();
+    for (int all = 0; all < 2; all++) {
+        tensor_t *res[2];
+        for (int t = 0; t < 2; t++) {
+            tensor_set_num_threads(t == 0 ? 1 : 4);
+            res[t] = tensor_reduce(r, in, 1, all ? NULL : (int[]){0}, all ? 0 : 1, false, TENSOR_DTYPE_DEFAULT);
+            assert_non_null(res[t]);
+        }
+        assert_int_equal(tensor_numel(res[0]), tensor_numel(res[1]));
+        assert_memory_equal(tensor_data(res[0]), tensor_data(res[1]), (size_t)tensor_numel(res[0]) * sizeof(float));
+        tensor_release(res[0]);
+        tensor_release(res[1]);
+    }
+    tensor_set_num_threads(saved);
+    /* empty reduced dims: refused (empty_ok false) */
+    tensor_t *e = tensor_zeros(2, (int64_t[]){3, 0}, TENSOR_FLOAT32, tensor_cpu());
+    const tensor_t *ein[1] = {e};
+    assert_null(tensor_reduce(r, ein, 1, (int[]){1}, 1, false, TENSOR_DTYPE_DEFAULT));
+    assert_int_equal(tensor_last_status(), TENSOR_ERR_INDEX);
+    tensor_release(e);
+    tensor_release(want);
+    tensor_release(diff);
+    tensor_release(mx);
+    tensor_release(lse);
+    tensor_release(got);
+    tensor_release(x);
+    assert_int_equal(tensor_reduction_release(r), TENSOR_OK);
+}
+
+static void test_empty_gives_identity(void **state) {
+    (void)state;
+    tensor_reduction_def d = def1("test_empty_sum", sum_f32, TENSOR_REDUCTION_DTYPE_SUM);
+    tensor_reduction *r = tensor_reduction_register(&d);
+    tensor_t *e = tensor_zeros(2, (int64_t[]){3, 0}, TENSOR_FLOAT32, tensor_cpu());
+    const tensor_t *in[1] = {e};
+    tensor_t *s = tensor_reduce(r, in, 1, (int[]){1}, 1, false, TENSOR_DTYPE_DEFAULT);
+    assert_non_null(s);
+    ew_expect(s, TENSOR_FLOAT32, (double[]){0, 0, 0}, 3);
+    tensor_t *none = tensor_reduce(r, in, 1, (int[]){0}, 1, false, TENSOR_DTYPE_DEFAULT); /* [0] result */
+    assert_non_null(none);
+    assert_int_equal(tensor_numel(none), 0);
+    tensor_release(none);
+    tensor_release(s);
+    tensor_release(e);
+    assert_int_equal(tensor_reduction_release(r), TENSOR_OK);
+}
+
+static void test_registry_errors(void **state) {
+    (void)state;
+    assert_null(tensor_reduction_register(NULL));
+    assert_non_null(strstr(tensor_last_error(), "tensor_reduction_register: argument 'def' is NULL"));
+    tensor_reduction_def d = def1("test_reg", sum_f32, TENSOR_REDUCTION_DTYPE_SUM);
+    tensor_reduction_def bad = d;
+    bad.name = NULL;
+    assert_null(tensor_reduction_register(&bad));
+    bad = d;
+    bad.ninputs = 5;
+    assert_null(tensor_reduction_register(&bad));
+    assert_non_null(strstr(tensor_last_error(), "ninputs is 5"));
+    bad = d;
+    bad.acc_size = 0;
+    assert_null(tensor_reduction_register(&bad));
+    bad = d;
+    bad.fns[TENSOR_REDUCTION_F32].combine = NULL;
+    assert_null(tensor_reduction_register(&bad));
+    assert_non_null(strstr(tensor_last_error(), "lacks combine"));
+    bad = d;
+    bad.fns[TENSOR_REDUCTION_F32] = (tensor_reduction_fns){0};
+    assert_null(tensor_reduction_register(&bad));
+    assert_non_null(strstr(tensor_last_error(), "no value type has callbacks"));
+    bad = d;
+    bad.dtype_rule = (tensor_reduction_dtype_rule)9;
+    assert_null(tensor_reduction_register(&bad));
+
+    tensor_reduction *r = tensor_reduction_register(&d);
+    assert_non_null(r);
+    assert_null(tensor_reduction_register(&d));
+    assert_non_null(strstr(tensor_last_error(), "a reduction named 'test_reg' is already registered"));
+    tensor_t *x = tensor_ones(1, (int64_t[]){4}, TENSOR_FLOAT32, tensor_cpu());
+    const tensor_t *in[1] = {x};
+    assert_null(tensor_reduce(NULL, in, 1, NULL, 0, false, TENSOR_DTYPE_DEFAULT));
+    assert_non_null(strstr(tensor_last_error(), "tensor_reduce: argument 'r' is NULL"));
+    assert_null(tensor_reduce(r, NULL, 1, NULL, 0, false, TENSOR_DTYPE_DEFAULT));
+    assert_null(tensor_reduce(r, in, 1, (int[]){3}, 1, false, TENSOR_DTYPE_DEFAULT));
+    assert_int_equal(tensor_last_status(), TENSOR_ERR_INDEX);
+    assert_null(tensor_reduce(r, in, 1, NULL, 0, false, (tensor_dtype)99));
+    assert_int_equal(tensor_reduce_out(NULL, r, in, 1, NULL, 0, false), TENSOR_ERR_INVALID_ARGUMENT);
+    /* released: every use is caught, the name is free again */
+    assert_int_equal(tensor_reduction_release(r), TENSOR_OK);
+    assert_null(tensor_reduce(r, in, 1, NULL, 0, false, TENSOR_DTYPE_DEFAULT));
+    assert_non_null(strstr(tensor_last_error(), "argument 'r' ('test_reg') has been released"));
+    assert_int_equal(tensor_reduction_release(r), TENSOR_ERR_INVALID_ARGUMENT);
+    assert_null(tensor_reduction_name(r));
+    assert_null(tensor_reduction_find("test_reg"));
+    assert_int_equal(tensor_reduction_release(NULL), TENSOR_ERR_INVALID_ARGUMENT);
+    assert_null(tensor_reduction_find(NULL));
+    tensor_reduction *again = tensor_reduction_register(&d);
+    assert_non_null(again);
+    assert_true(again != r);
+    tensor_t *s = tensor_reduce(again, in, 1, NULL, 0, false, TENSOR_DTYPE_DEFAULT);
+    assert_non_null(s);
+    ew_expect(s, TENSOR_FLOAT32, (double[]){4}, 1);
+    tensor_release(s);
+    assert_int_equal(tensor_reduction_release(again), TENSOR_OK);
+    tensor_release(x);
+}
+
+static void test_vecdot(void **state) {
+    (void)state;
+    /* float32, broadcast b, negative dim */
+    tensor_t *a = rand_cpu(2, (int64_t[]){33, 1000}, 21, TENSOR_FLOAT32);
+    tensor_t *b = rand_cpu(1, (int64_t[]){1000}, 22, TENSOR_FLOAT32);
+    tensor_t *got = tensor_vecdot(a, b, -1);
+    if (got == NULL) fail_msg("%s", tensor_last_error());
+    tensor_t *p = tensor_mul(a, b);
+    tensor_t *want = tensor_sum_dims(p, (int[]){-1}, 1, false, TENSOR_DTYPE_DEFAULT);
+    expect_close(got, want, 1e-5);
+    assert_int_equal(tensor_ndim(got), 1);
+    tensor_release(got);
+    tensor_release(want);
+    tensor_release(p);
+    /* over dim 0 of a [33, 1000] with itself */
+    got = tensor_vecdot(a, a, 0);
+    p = tensor_mul(a, a);
+    want = tensor_sum_dims(p, (int[]){0}, 1, false, TENSOR_DTYPE_DEFAULT);
+    expect_close(got, want, 1e-5);
+    tensor_release(got);
+    tensor_release(want);
+    tensor_release(p);
+    /* float16: the product rounds to float16 first, as a * b would; the result is float16 */
+    tensor_t *h = tensor_to_dtype(a, TENSOR_FLOAT16), *hb = tensor_to_dtype(b, TENSOR_FLOAT16);
+    got = tensor_vecdot(h, hb, 1);
+    p = tensor_mul(h, hb);
+    want = tensor_sum_dims(p, (int[]){1}, 1, false, TENSOR_DTYPE_DEFAULT);
+    assert_int_equal(tensor_get_dtype(got), TENSOR_FLOAT16);
+    expect_close(got, want, 2e-3);
+    tensor_release(got);
+    tensor_release(want);
+    tensor_release(p);
+    tensor_release(h);
+    tensor_release(hb);
+    /* int32: products wrap to 32 bits, the sum is int64 */
+    tensor_t *i = ew_tensor(TENSOR_INT32, 1, (int64_t[]){3}, (double[]){100000, 3, -2}, 3);
+    got = tensor_vecdot(i, i, 0);
+    ew_expect_i(got, TENSOR_INT64, (int64_t[]){(int64_t)(int32_t)(uint32_t)10000000000ULL + 13}, 1);
+    tensor_release(got);
+    /* errors */
+    tensor_t *d = tensor_to_dtype(b, TENSOR_FLOAT64);
+    assert_null(tensor_vecdot(b, d, 0));
+    assert_int_equal(tensor_last_status(), TENSOR_ERR_DTYPE);
+    assert_null(tensor_vecdot(a, b, 2));
+    assert_int_equal(tensor_last_status(), TENSOR_ERR_INDEX);
+    assert_null(tensor_vecdot(NULL, b, 0));
+    tensor_release(d);
+    tensor_release(i);
+    tensor_release(a);
+    tensor_release(b);
+}
+
+static const struct CMUnitTest tests[] = {
+    cmocka_unit_test(test_abs_sum_matches_norm1),
+    cmocka_unit_test(test_integer_sum_and_rules),
+    cmocka_unit_test(test_two_inputs_broadcast),
+    cmocka_unit_test(test_struct_accumulator_and_threads),
+    cmocka_unit_test(test_empty_gives_identity),
+    cmocka_unit_test(test_registry_errors),
+    cmocka_unit_test(test_vecdot),
+};
+
+TENSOR_TEST_GROUP(user_reduction, tests, NULL, NULL)
