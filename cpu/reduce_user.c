@@ -16,6 +16,7 @@ typedef struct user_ctx {
     size_t acc_stride; /* acc_size rounded up to 16 (the driver packs accumulators) */
     size_t val_size;
     cpu_cvt_fn cvt[TENSOR_REDUCTION_MAX_INPUTS];
+    bool plain[TENSOR_REDUCTION_MAX_INPUTS]; /* the input's elements are already values */
     tensor_dtype out_dtype;
 } user_ctx;
 
@@ -31,18 +32,25 @@ static void user_loop(char **data, const int64_t *strides, int64_t size0, int64_
     const int nt = 1 + c->nin;
     alignas(16) char buf[TENSOR_REDUCTION_MAX_INPUTS][CPU_TILE * sizeof(double)];
     const void *vals[TENSOR_REDUCTION_MAX_INPUTS];
-    for (int k = 0; k < c->nin; k++) vals[k] = buf[k];
     for (int64_t j = 0; j < size1; j++) {
         char *acc = data[0] + j * strides[nt];
         const int64_t index = pos->index0 + j * pos->index_stride1;
         if (strides[0] == 0) { /* dim 0 reduced: one accumulator takes the row, tile by tile */
             for (int64_t t = 0; t < size0; t += CPU_TILE) {
                 const int64_t n = size0 - t < CPU_TILE ? size0 - t : CPU_TILE;
-                for (int k = 0; k < c->nin; k++)
-                    c->cvt[k](buf[k], data[1 + k] + j * strides[nt + 1 + k] + t * strides[1 + k], strides[1 + k], n);
+                for (int k = 0; k < c->nin; k++) {
+                    const char *src = data[1 + k] + j * strides[nt + 1 + k] + t * strides[1 + k];
+                    /* A dense run already in the value type is folded in place, not copied. */
+                    if (c->plain[k] && strides[1 + k] == (int64_t)c->val_size) vals[k] = src;
+                    else {
+                        c->cvt[k](buf[k], src, strides[1 + k], n);
+                        vals[k] = buf[k];
+                    }
+                }
                 f->fold(acc, vals, n, index + t * pos->index_stride0, c->call->user);
             }
         } else { /* dim 0 kept: one element per accumulator */
+            for (int k = 0; k < c->nin; k++) vals[k] = buf[k];
             for (int64_t i = 0; i < size0; i++) {
                 for (int k = 0; k < c->nin; k++)
                     c->cvt[k](buf[k], data[1 + k] + j * strides[nt + 1 + k] + i * strides[1 + k], 0, 1);
@@ -102,9 +110,11 @@ tensor_status cpu_user_reduce_kernel(struct tensor_iter *iter, const tensor_kern
                             TENSOR_REDUCTION_MAX_INPUTS);
     static const cpu_val_kind kinds[] = {CPU_VAL_F32, CPU_VAL_F64, CPU_VAL_I64};
     static const size_t sizes[] = {sizeof(float), sizeof(double), sizeof(int64_t)};
-    user_ctx c = {call, nin, (call->acc_size + 15) / 16 * 16, sizes[call->value], {NULL}, tensor_iter_dtype(iter, 0)};
+    user_ctx c = {call, nin, (call->acc_size + 15) / 16 * 16, sizes[call->value], {NULL}, {false}, tensor_iter_dtype(iter, 0)};
     for (int k = 0; k < nin; k++) {
-        c.cvt[k] = cpu_converter(tensor_iter_dtype(iter, 1 + k), kinds[call->value], c.out_dtype);
+        const tensor_dtype in = tensor_iter_dtype(iter, 1 + k);
+        c.cvt[k] = cpu_converter(in, kinds[call->value], c.out_dtype);
+        c.plain[k] = cpu_converter_is_plain(in, kinds[call->value], c.out_dtype) && tensor_dtype_size(in) == c.val_size;
         if (c.cvt[k] == NULL)
             return tensor_error(TENSOR_ERR_DTYPE, "%s: '%s' cannot load input %d of dtype %s", func, call->name, k,
                                 tensor_dtype_name(tensor_iter_dtype(iter, 1 + k)));
