@@ -1,4 +1,4 @@
-/* CPU benchmark of tensor_sum over the cases of shared/bench/cases.json, scaled to fit a small
+/* CPU benchmark of tensor_sum over the cases of bench/cuda/cases.json, scaled to fit a small
  * machine (bench/run_cpu_bench.py does the scaling and writes the case file).
  *
  *   bench_cpu_sum [--cases FILE] [--min-time SECONDS] [--no-flush] [--ceiling-mib N]

@@ -3,8 +3,8 @@
 // vocabulary for both.
 //
 // A "storage type" is how one element of a dtype sits in memory (Half = 16 raw bits); a
-// "compute type" is what a functor computes in (float for every 16/8-bit float: semantics §6).
-// cvt<To>(x) converts between any two of them, in registers (design.md §6: never a converted
+// "compute type" is what a functor computes in (float for every 16/8-bit float, as PyTorch).
+// cvt<To>(x) converts between any two of them, in registers (never a converted
 // copy), with the rules of the CPU backend (runtime/dtype.c) so that CPU and CUDA agree bit
 // for bit:
 //   - integer/bool -> integer/bool: through int64, two's-complement wrap; to bool: x != 0;

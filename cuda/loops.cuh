@@ -1,4 +1,4 @@
-// The CUDA elementwise engine (PyTorch's Loops.cuh / CUDALoops.cuh, internals §8): runs a
+// The CUDA elementwise engine (PyTorch's Loops.cuh / CUDALoops.cuh): runs a
 // functor over a built tensor_iter_t, one output and NIN inputs.
 //
 //   gpu_kernel<OutS, InS>(iter, op, func)
@@ -85,7 +85,7 @@ template <class Op, typename A> __device__ __forceinline__ typename Op::res_t ap
 }
 
 // Vectors per thread: 8 elements per thread, so each thread has 16-32 bytes of independent
-// loads per input in flight before the first use (perf-anchors §1.3: ~16-19 KB per SM must be
+// loads per input in flight before the first use (~16-19 KB per SM must be
 // in flight to stream at full HBM rate; 2048 threads x 16 B = 32 KB). 16 elements for 16-bit
 // types (PyTorch's choice) doubled these kernels' code and compile time for no measured gain.
 template <int VEC, typename OutS, typename InS> constexpr int vecs_per_thread() {

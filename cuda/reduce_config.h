@@ -1,6 +1,6 @@
 /* The launch plan of one CUDA reduction kernel, computed by host C from an iterator and the
  * device's properties, so that CI (no GPU) tests it and explain prints it. The kernel receives
- * it by value. The algorithm follows PyTorch's setReduceConfig (pytorch-internals.md §10.4);
+ * it by value. The algorithm follows PyTorch's setReduceConfig;
  * where ours differs on purpose, the comment at the difference says why. */
 #ifndef TENSOR_REDUCE_CONFIG_H
 #define TENSOR_REDUCE_CONFIG_H

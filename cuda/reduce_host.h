@@ -43,7 +43,7 @@ typedef struct tensor_cuda_reduce_plan {
     uint32_t out_size;
     void *staging;            /* cfg.staging_bytes of partials, or NULL */
     uint32_t *semaphores;     /* grid[0] counters, all 0 between launches, or NULL */
-    /* 32-bit pieces of a larger iterator (iterator.h, pytorch-internals.md §10.10):
+    /* 32-bit pieces of a larger iterator (iterator.h):
      * accumulate = combine with the partial an earlier piece left; final_output = project and
      * write the output (else leave a partial). Partials live in the output when its type is the
      * accumulator's, else in acc_buf: the accumulator of the output at byte offset o (from

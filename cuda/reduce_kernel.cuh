@@ -1,4 +1,4 @@
-// The CUDA reduction kernel template (PyTorch's Reduce.cuh, pytorch-internals.md §10), one
+// The CUDA reduction kernel template (PyTorch's Reduce.cuh), one
 // kernel per (functor struct, output vector width). The launch plan comes from host C
 // (cuda/reduce_config.c via cuda/reduce_host.c) and is passed by value.
 //
@@ -373,7 +373,7 @@ struct Reducer {
     }
 
     // ---- 4. store. An unsplit iterator projects and writes. A 32-bit piece of a larger one
-    // (§10.10) may first combine with the partial an earlier piece left (accumulate), and
+    // may first combine with the partial an earlier piece left (accumulate), and
     // leaves a partial instead of a final value unless it is the last (final_output). Partials
     // live in the output when it has the accumulator's type, else in acc_buf (16-bit outputs
     // never hold a partial sum).

@@ -1,5 +1,5 @@
 /* CPU loop drivers: the serial 2-D block walker (PyTorch's DimCounter + serial_for_each,
- * internals §5.2) and the parallel for_each (§5.3). */
+ * ATen's loop shape) and the parallel for_each. */
 #include <string.h>
 
 #include "iterator/iter_impl.h"

@@ -1,5 +1,5 @@
 /* Narrowing and 32-bit splitting (PyTorch's narrow, get_dim_to_split, split and
- * SplitUntil32Bit, internals §9.3), with the index limit as a parameter so that tests can
+ * SplitUntil32Bit), with the index limit as a parameter so that tests can
  * split small tensors. */
 #include <stdlib.h>
 
@@ -76,7 +76,7 @@ tensor_iter_t *tensor_iter_split(tensor_iter_t *iter, int dim) {
     tensor_iter_narrow(first, dim, 0, half);
     tensor_iter_narrow(iter, dim, half, size - half);
     if (reduced) {
-        /* The first half leaves partials behind; the second combines with them (§10.10). */
+        /* The first half leaves partials behind; the second combines with them. */
         first->final_output = false;
         iter->accumulate = true;
     }

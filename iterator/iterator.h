@@ -70,7 +70,7 @@ typedef enum tensor_iter_flag {
      * with stride 0 on reduced dims; reduced dims are ordered first and never coalesced with
      * kept dims. Set implicitly by tensor_iter_config_reduce_dims. */
     TENSOR_ITER_REDUCTION = 1u << 0,
-    /* Compute a common dtype from the inputs (semantics §2.2: 0-d inputs are weak) and allow
+    /* Compute a common dtype from the inputs (PyTorch's rule: 0-d inputs are weak) and allow
      * inputs of different dtypes. Kernels convert while loading; nothing is copied. */
     TENSOR_ITER_PROMOTE_INPUTS = 1u << 1,
     /* With PROMOTE_INPUTS: an integral or bool common dtype becomes float32. */
@@ -181,7 +181,7 @@ typedef struct tensor_iter {
     tensor_dtype common_dtype;
     tensor_device device;                /* the common device */
     bool is_reduction;
-    /* Set by splits of a reduced dim (32-bit indexing), PyTorch §10.10: accumulate = an
+    /* Set by splits of a reduced dim (32-bit indexing), as PyTorch's: accumulate = an
      * earlier piece already holds partials to combine with; final_output = this piece
      * writes final (projected) values. An unsplit iterator has false / true. */
     bool accumulate;

@@ -1,5 +1,5 @@
 /* Offset calculator: linear element index -> per-operand byte offsets, for kernels that walk
- * an iterator's shape one element per thread (PyTorch's OffsetCalculator, internals §9.1).
+ * an iterator's shape one element per thread (PyTorch's OffsetCalculator).
  *
  *   tensor_offset_calc      32-bit: per dim a tensor_int_divider and uint32 byte strides. The
  *                           GPU's fast path; valid when the iterator fits 32-bit indexing.

@@ -1,6 +1,6 @@
-/* Elementwise ops with PyTorch's semantics (../shared/reference/semantics.md §2): broadcasting,
+/* Elementwise ops with PyTorch's semantics (PyTorch 2.x, as docs/api.md states them): broadcasting,
  * type promotion (0-d tensors and host scalars are weak), the op-specific dtype rules and the
- * errors of §2.3. ops/ decides shapes and dtypes; the backend registered for the operands' device
+ * errors PyTorch gives. ops/ decides shapes and dtypes; the backend registered for the operands' device
  * does the work (ops/dispatch.h, TENSOR_OP_EW_*; docs/elementwise.md is the backend contract).
  *
  * Ownership and conventions, for every function in this header:

@@ -15,7 +15,7 @@ tensor_op ew_op_slot(tensor_ew_op op);
 /* PyTorch's canCast without complex: no floating -> integral, no non-bool -> bool. */
 bool ew_can_cast(tensor_dtype from, tensor_dtype to);
 
-/* semantics.md §2: from the operands (dtype and kind: dimensioned, 0-d or host scalar), the
+/* PyTorch's rules: from the operands (dtype and kind: dimensioned, 0-d or host scalar), the
  * common dtype the op computes in and the dtype of its result; the op-specific errors
  * (bool subtraction, bitwise on floats, float8 arithmetic, where's cond, ...). *op may be
  * rewritten (bitwise_not of bool becomes logical_not). Errors name func. */

@@ -1,4 +1,4 @@
-/* The dtype rules of the elementwise ops (semantics.md §2.2, §2.3): which dtype each op
+/* The dtype rules of the elementwise ops: which dtype each op
  * computes in, what it returns, and which combinations are errors. */
 #include <stdio.h>
 

@@ -1,5 +1,5 @@
 /* The public ops: reductions (this file's first family) with PyTorch's semantics
- * (../shared/reference/semantics.md §1). Argument checks, output dtypes and shapes live in ops/;
+ * (PyTorch 2.x, as docs/api.md states them). Argument checks, output dtypes and shapes live in ops/;
  * the work is done by the backend registered for the input's device (ops/dispatch.h).
  *
  * Conventions for every function here:

@@ -1,5 +1,5 @@
 /* The reduction family: PyTorch's output dtypes, shapes, identities and errors
- * (semantics.md §1), then one iterator and one kernel call per op. */
+ *, then one iterator and one kernel call per op. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>

@@ -1,5 +1,5 @@
 /* Internal to ops/: turning (tensor, dims, keepdim) into what a reduction needs, with PyTorch's
- * rules for dim wrapping, duplicates, 0-d tensors and output shapes (semantics.md §1.4-1.5). */
+ * rules for dim wrapping, duplicates, 0-d tensors and output shapes. */
 #ifndef TENSOR_REDUCE_PLAN_H
 #define TENSOR_REDUCE_PLAN_H
 

@@ -79,7 +79,7 @@ static bool is_float8(tensor_dtype dtype) {
 
 /* ---- promotion ---- */
 
-/* c10's promoteTypes table (semantics.md §2.2), float8 rows excluded: float8 only promotes
+/* c10's promoteTypes table, float8 rows excluded: float8 only promotes
  * with itself, handled before the lookup. */
 #define b_ TENSOR_BOOL
 #define u1 TENSOR_UINT8
@@ -170,7 +170,7 @@ static tensor_status combine_tiers(const char *func, tensor_dtype higher, tensor
 }
 
 /* This is ATen's ResultTypeState (dimensioned, 0-d and scalar tiers, each promoted within, then
- * combined strongest first). It gives exactly the three-step rule of semantics.md §2.2
+ * combined strongest first). It gives exactly the three-step rule of PyTorch
  * (category first, then dimensioned > 0-d > scalar default) for every dtype the lattice
  * covers, and in addition fails where PyTorch fails: a float8 operand that must be promoted
  * across categories (int32[2] + float8 0-d) is an error, not float8. */

@@ -33,7 +33,7 @@ typedef enum tensor_dtype {
     TENSOR_NUM_DTYPES
 } tensor_dtype;
 
-/* Promotion categories, ordered: a higher category wins (semantics.md §2.2). */
+/* Promotion categories, ordered: a higher category wins. */
 typedef enum tensor_dtype_category {
     TENSOR_CATEGORY_BOOL = 0,
     TENSOR_CATEGORY_INTEGER = 1,
@@ -69,7 +69,7 @@ typedef struct tensor_result_type_operand {
     tensor_operand_kind kind;
 } tensor_result_type_operand;
 
-/* The result dtype of an elementwise op over n operands (semantics.md §2.2): the highest
+/* The result dtype of an elementwise op over n operands: the highest
  * category wins; within it dimensioned tensors decide, then 0-d tensors, then the category's
  * default (int64 for ints, float32 for floats, bool). n must be >= 1. */
 TENSOR_API tensor_status tensor_result_type(const tensor_result_type_operand *operands, int n,

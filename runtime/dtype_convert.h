@@ -1,7 +1,7 @@
 /* Bit-level conversions between float32 and the narrow float formats (float16, bfloat16,
  * float8_e4m3fn, float8_e5m2), as inline functions that compile as C11 and as CUDA C++.
  *
- * Kernels convert while loading (design.md §6), so these sit on every hot path. The host
+ * Kernels convert while loading (never a converted copy), so these sit on every hot path. The host
  * form (tensor_cvt_portable_*) is integer bit manipulation plus selects, with no float
  * arithmetic that FTZ/DAZ modes or -ffast-math could change. On the device the same
  * results come from the hardware cvt instructions (one instruction plus a NaN/overflow

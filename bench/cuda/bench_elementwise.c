@@ -15,7 +15,7 @@
  * The elementwise ops are run the way ops/elementwise.c runs them (an iterator with an allocated
  * output, the dispatch table's CUDA kernel), so the host work of a call is in the time; copies
  * and casts go through the public tensor_contiguous / tensor_to_dtype.
- * Method (design.md §8): CUDA events on the default stream around the call, a 256 MiB memset
+ * Method: CUDA events on the default stream around the call, a 256 MiB memset
  * between runs flushes the L2, 5 warm-up runs, median of REPS. */
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,5 +1,5 @@
-/* Host cost of an asynchronous tensor_sum on a tiny CUDA tensor (issue 5: <= 3 us per call;
- * libtorch's C++ x.sum(1) takes ~7.4 us on the project's H100 host, shared/bench/cases.json).
+/* Host cost of an asynchronous tensor_sum on a tiny CUDA tensor (target: <= 3 us per call;
+ * libtorch's C++ x.sum(1) takes ~7.4 us on the project's H100 host, bench/cuda/cases.json).
  *
  * Usage: bench_host_cost [BATCHES]
  * Prints "what us_per_call" lines: the median over BATCHES batches of the host time of

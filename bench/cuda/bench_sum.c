@@ -6,7 +6,7 @@
  *               ndims d0 .. (ndims 0 = all dims)
  * Prints one line per case: "name median_ms min_ms gbps" (GB/s = input + output bytes / median).
  *
- * Method (design.md §8): CUDA events around the call on the current (default) stream, so the
+ * Method: CUDA events around the call on the current (default) stream, so the
  * host work of the call (iterator build, output allocation) is inside the measured time, as it
  * is for torch.sum; a 256 MiB memset between runs flushes the L2 (50 MB on an H100); warm-up
  * runs first; median of REPS runs. Inputs hold random values (never zeros).

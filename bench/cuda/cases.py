@@ -1,4 +1,4 @@
-"""The GPU benchmark cases (bench/cuda/cases.json, a copy of shared/bench/cases.json) for the
+"""The GPU benchmark cases (bench/cuda/cases.json) for the
 scripts that run them: run.py (timing) and profile.sh (Nsight Compute)."""
 import json
 import os

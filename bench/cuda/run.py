@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """tinytensor's CUDA tensor_sum next to torch.sum on the cases of bench/cuda/cases.json (a copy
-of shared/bench/cases.json), in one process on one GPU, on the same memory.
+of bench/cuda/cases.json), in one process on one GPU, on the same memory.
 
 Method, the same for both: CUDA events on the default stream around the call, a 256 MiB write
 (torch's fill_) before every timed call to flush the L2 (50 MB on an H100), 5 warm-up rounds,

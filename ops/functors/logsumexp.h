@@ -2,7 +2,7 @@
  * exp(x - m) (rescaled when m grows), so large inputs do not overflow:
  * logsumexp([1000, 1000]) == 1000 + log 2.
  *
- * Infinities and NaN (semantics.md §1.6):
+ * Infinities and NaN:
  *   all -inf (or empty)  -> -inf   (m stays -inf, s stays 0; -inf adds nothing)
  *   any +inf, no NaN     -> +inf   (m becomes +inf and absorbs the rest, [inf, -inf] too)
  *   any NaN              -> NaN    (m becomes NaN and stays)

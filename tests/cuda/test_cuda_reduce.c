@@ -126,7 +126,7 @@ static void test_middle_and_multi(void **state) {
         check_sum(3, s, sum_dtypes[k], outer2, 2, false, V_NONE, 0, 20 + k);
         check_sum(3, s, sum_dtypes[k], inner2, 2, false, V_NONE, 0, 30 + k);
     }
-    check_sum(4, s2, TENSOR_FLOAT32, &mid, 1, true, V_NONE, 0, 40); /* design.md §2's example */
+    check_sum(4, s2, TENSOR_FLOAT32, &mid, 1, true, V_NONE, 0, 40); /* the [16, 128, 64, 128] sum over dim 1 */
 }
 
 /* Transposed, narrowed by one element (unaligned base: the vector path's head), expanded. */

@@ -39,7 +39,7 @@ static void test_seed_printout(void **state) {
     /* 40 outputs of 3 inputs each, the kept dims contiguous: 4 neighbouring outputs per load
      * (output_vec_size 4), so 10 output vectors over a {8, 2} block of lanes and warps that
      * both split outputs (output_mult {1, 8}); 16 threads, as PyTorch's seed trace
-     * (shared/seeds/000: output_mult {1, 8}, 2048 / 16 blocks per SM). */
+     * (output_mult {1, 8}, 2048 / 16 blocks per SM, as PyTorch plans it). */
     const char *expect =
         "  cuda kernel: sum, float32 -> float32, input element 4 B, accumulator 4 B\n"
         "  cuda launch: block {8, 2}, grid {1, 1}, reducing a strided dim, input_mult {0, 0, 0}, output_mult {1, 8}, "

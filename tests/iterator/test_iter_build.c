@@ -40,7 +40,7 @@ static void test_contiguous_collapses_to_1d(void **state) {
     tensor_release(b);
 }
 
-/* internals §4.2 last row: a{1024,1} + b{1,512}. */
+/* A broadcast pair: a{1024,1} + b{1,512}. */
 static void test_broadcast_outer_product(void **state) {
     (void)state;
     tensor_t *a = itest_empty(2, I64(1024, 1), TENSOR_FLOAT32), *b = itest_empty(2, I64(1, 512), TENSOR_FLOAT32);
@@ -169,7 +169,7 @@ static void test_zero_dim_and_empty(void **state) {
     itest_assert_i64(tensor_sizes(out), 3, I64(3, 0, 2), 3, "empty out sizes");
     tensor_release(out);
     tensor_iter_free(it);
-    /* [1,0] + [3,1] -> [3,0] (semantics §2.1). */
+    /* [1,0] + [3,1] -> [3,0]. */
     tensor_t *a = itest_empty(2, I64(1, 0), TENSOR_FLOAT32), *b = itest_empty(2, I64(3, 1), TENSOR_FLOAT32);
     it = binary(NULL, a, b, 0);
     assert_non_null(it);
@@ -182,7 +182,7 @@ static void test_zero_dim_and_empty(void **state) {
     tensor_release(v);
 }
 
-/* semantics §2.1's table, through the iterator. */
+/* PyTorch's broadcasting table, through the iterator. */
 static void test_broadcast_table(void **state) {
     (void)state;
     static const struct {

@@ -159,7 +159,7 @@ static void test_wrong_output_shape(void **state) {
     tensor_t *a = itest_empty(2, I64(3, 4), TENSOR_FLOAT32), *o = itest_empty(2, I64(3, 3), TENSOR_FLOAT32);
     expect_build_error(o, (tensor_t *[]){a}, 1, 0, TENSOR_ERR_SHAPE,
                        "output 0 with shape [3, 3] doesn't match the broadcast shape [3, 4]");
-    /* In place cannot grow the output: [1,3,1] += [3,1,7] (semantics §2.1). */
+    /* In place cannot grow the output: [1,3,1] += [3,1,7]. */
     tensor_t *s = itest_empty(3, I64(1, 3, 1), TENSOR_FLOAT32), *t = itest_empty(3, I64(3, 1, 7), TENSOR_FLOAT32);
     expect_build_error(s, (tensor_t *[]){s, t}, 2, 0, TENSOR_ERR_SHAPE,
                        "output 0 with shape [1, 3, 1] doesn't match the broadcast shape [3, 3, 7]");

@@ -1,4 +1,4 @@
-/* Reduction iterators: the design's worked numbers (design.md §2, internals §4.1-4.2, the
+/* Reduction iterators: the design's worked numbers (the
  * seed notes), keepdim, allocated and given outputs, two inputs, values + indices. */
 #include "iter_test_util.h"
 
@@ -72,7 +72,7 @@ static void test_seed_8x32x64x128(void **state) {
     tensor_release(x);
 }
 
-/* internals §4.2's table. */
+/* Reduction layouts and the permutation each one gets. */
 static void test_internals_table(void **state) {
     (void)state;
     tensor_t *sq = itest_huge(2, I64(4096, 4096), TENSOR_FLOAT32);

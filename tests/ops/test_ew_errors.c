@@ -1,6 +1,6 @@
 /* Every error path of the elementwise API: NULL arguments of each form, shapes that do not
  * broadcast, outputs of the wrong shape or dtype, overlapping outputs, unknown op codes and
- * rounding modes, bad scalars, the dtype errors of semantics.md §2.3. Each failing call must
+ * rounding modes, bad scalars, the dtype errors of PyTorch Each failing call must
  * return NULL / an error status with a message naming the function and the argument, and
  * must leave no leak (the asan preset runs this file). */
 #include "ew_test_util.h"

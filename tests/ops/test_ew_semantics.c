@@ -1,4 +1,4 @@
-/* Named PyTorch results for the elementwise ops (semantics.md §2 and PyTorch's own outputs
+/* Named PyTorch results for the elementwise ops (PyTorch's own outputs
  * for edge cases): promotion examples, integer division and remainder signs, division by
  * zero, integer pow, round half to even, NaN handling of maximum vs fmax, wrapping, casts,
  * copy and fill, layouts of allocated results, and thread-count independence. */
@@ -7,7 +7,7 @@
 #define I(v) tensor_scalar_int(v)
 #define F(v) tensor_scalar_float(v)
 
-/* ---- promotion (§2.2, §2.3) ---- */
+/* ---- promotion ---- */
 
 static tensor_dtype dtype_of_binary_scalar(tensor_dtype a, tensor_ew_op op, tensor_scalar s) {
     tensor_t *t = ew_vec(a, (double[]){1, 2}, 2);
@@ -258,7 +258,7 @@ static void test_round_sign_nan(void **state) {
     tensor_release(a);
 }
 
-/* ---- wrapping (§1.7) ---- */
+/* ---- wrapping ---- */
 
 static void test_wrapping(void **state) {
     (void)state;
@@ -504,7 +504,7 @@ static void test_copy_cast_fill(void **state) {
     tensor_release(m); tensor_release(base); tensor_release(fv); tensor_release(src); tensor_release(dst);
 }
 
-/* ---- in-place casting rules (§2.3) ---- */
+/* ---- in-place casting rules ---- */
 
 static void test_inplace_casting(void **state) {
     (void)state;

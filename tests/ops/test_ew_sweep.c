@@ -104,7 +104,7 @@ static bool op_predicate(tensor_ew_op op) {
     return (op >= TENSOR_EW_EQ && op <= TENSOR_EW_LOGICAL_XOR) || (op >= TENSOR_EW_ISNAN && op <= TENSOR_EW_LOGICAL_NOT);
 }
 
-/* Does PyTorch reject op on common dtype c (semantics.md §2.3 and docs/api.md)? */
+/* Does PyTorch reject op on common dtype c (docs/api.md)? */
 static bool op_rejects(tensor_ew_op op, tensor_dtype c) {
     if (c == TENSOR_FLOAT8_E4M3FN || c == TENSOR_FLOAT8_E5M2) return op != TENSOR_EW_WHERE;
     const bool fl = is_float(c), b = c == TENSOR_BOOL;

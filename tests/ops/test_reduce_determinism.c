@@ -1,4 +1,4 @@
-/* Bitwise reproducibility (ops.h, design §6): the same call twice gives the same bits, and so
+/* Bitwise reproducibility (ops.h): the same call twice gives the same bits, and so
  * do 1 and 2 threads, on tensors large enough (> 2^20 elements) that the CPU backend splits
  * the work, over the inner dim, an outer dim and all dims. */
 #include "reduce_test_util.h"

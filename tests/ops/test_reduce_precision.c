@@ -1,4 +1,4 @@
-/* Precision (semantics.md §1.9) where the result is fixed by our algorithm: float32 cascade
+/* Precision where the result is fixed by our algorithm: float32 cascade
  * summation, float16/bfloat16 accumulated in float32 and rounded ONCE at the end; and sums at
  * lengths around vector, unroll and block boundaries in every layout, checked exactly. */
 #include "reduce_test_util.h"

@@ -1,11 +1,11 @@
-/* The named rules and examples of semantics.md §1 (torch 2.11), one test per rule: output
- * dtypes and the dtype= argument (§1.1), empty reductions (§1.3), dim arguments (§1.4), keepdim
- * (§1.5), NaN/inf/ties (§1.6), integer overflow (§1.7) and var/std corrections (§1.8). */
+/* The named rules and examples of PyTorch (torch 2.11), one test per rule: output
+ * dtypes and the dtype= argument, empty reductions, dim arguments, keepdim
+ *, NaN/inf/ties, integer overflow and var/std corrections. */
 #include "reduce_test_util.h"
 
 static const int64_t INT64_TOP = INT64_MAX;
 
-/* ================= §1.1 output dtypes and dtype= ================= */
+/* ================= output dtypes and dtype= ================= */
 
 static void test_float8_sum_gives_float32(void **state) {
     (void)state;
@@ -319,7 +319,7 @@ static void test_unsupported_dtype_errors(void **state) {
     tensor_release(b);
 }
 
-/* ================= §1.3 empty reductions ================= */
+/* ================= empty reductions ================= */
 
 static void test_empty_identities(void **state) {
     (void)state;
@@ -480,7 +480,7 @@ static void test_empty_errors(void **state) {
     tensor_release(e);
 }
 
-/* ================= §1.4 dims ================= */
+/* ================= dims ================= */
 
 static void test_dim_out_of_range(void **state) {
     (void)state;
@@ -749,7 +749,7 @@ static void test_argmax_flat_index_is_logical(void **state) {
     tensor_release(x);
 }
 
-/* ================= §1.5 keepdim ================= */
+/* ================= keepdim ================= */
 
 static void test_keepdim_shapes(void **state) {
     (void)state;
@@ -786,7 +786,7 @@ static void test_keepdim_shapes(void **state) {
     tensor_release(x);
 }
 
-/* ================= §1.6 NaN, inf, signed zero, ties ================= */
+/* ================= NaN, inf, signed zero, ties ================= */
 
 static void test_nan_first_index_wins(void **state) {
     (void)state;
@@ -1079,7 +1079,7 @@ static void test_norm_without_scaling(void **state) {
     tensor_release(x);
 }
 
-/* ================= §1.7 integer overflow ================= */
+/* ================= integer overflow ================= */
 
 static void test_integer_overflow(void **state) {
     (void)state;
@@ -1180,7 +1180,7 @@ static void test_uint8_overflow_table(void **state) {
     tensor_release(x);
 }
 
-/* ================= §1.8 var/std correction ================= */
+/* ================= var/std correction ================= */
 
 static void test_var_correction(void **state) {
     (void)state;

@@ -2,8 +2,8 @@
  * with step, expanded with stride 0 on a middle or the innermost dim, 0-size, 0-d, one element)
  * x dim lists (all, [], one dim, negative, unsorted, several) x keepdim, against references that
  * accumulate in long double (floats) or exact wrapping int64 (ints and bool) over the logical
- * elements of the input. Output dtypes (semantics.md §1.1), shapes (§1.5), identities and
- * errors of empty reductions (§1.3), NaN/inf propagation and first-index ties (§1.6) are all
+ * elements of the input. Output dtypes, shapes, identities and
+ * errors of empty reductions, NaN/inf propagation and first-index ties are all
  * checked here case by case; test_reduce_semantics.c has the named examples.
  *
  * Each op is one CMocka test; a test reports up to a few mismatching cases in full, then fails
@@ -39,7 +39,7 @@ static bool op_no_identity(const sweep_op *op) {
            op->id == OP_ARGMAX || op->id == OP_ARGMIN || (op->id == OP_NORM && (op->param < 0 || op->param == INFINITY));
 }
 
-/* §1.1: the result dtype for input dtype d (valid inputs only). */
+/* The result dtype for input dtype d (valid inputs only). */
 static tensor_dtype op_out_dtype(op_id id, tensor_dtype d) {
     /* float8 (docs/api.md): computed in float32 and returned as float32, except the extremes */
     bool f8 = d == TENSOR_FLOAT8_E4M3FN || d == TENSOR_FLOAT8_E5M2;

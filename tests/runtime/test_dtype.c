@@ -438,7 +438,7 @@ static void test_invalid_dtype_queries(void **state) {
     }
 }
 
-/* ---- promote_types: the lattice of semantics.md §2.2, as printed there ---- */
+/* ---- promote_types: the lattice of PyTorch, as printed there ---- */
 
 static tensor_dtype by_abbrev(const char *s) {
     static const struct { const char *s; tensor_dtype d; } map[] = {
@@ -621,7 +621,7 @@ static void test_result_type_examples(void **state) {
     assert_int_equal(out, TENSOR_INT16);
 }
 
-/* torch.result_type(1-D row dtype, other), semantics.md §2.2, complex columns dropped and
+/* torch.result_type(1-D row dtype, other), PyTorch's table, complex columns dropped and
  * the "..." spelled out (0-d integer columns give the row's dtype in int and float rows). */
 static void test_result_type_table(void **state) {
     (void)state;
@@ -653,7 +653,7 @@ static void test_result_type_table(void **state) {
     }
 }
 
-/* The three-step rule of §2.2 written out directly (category, then dimensioned > 0-d >
+/* PyTorch's three-step rule written out directly (category, then dimensioned > 0-d >
  * scalar default), compared with tensor_result_type over every 1-, 2- and 3-operand list of
  * non-float8 dtypes and kinds. */
 static tensor_dtype tier_reference(const tensor_result_type_operand *ops, int n) {
