@@ -15,6 +15,9 @@ tensor_status tensor_set_num_threads(int n) {
     if (n < 0)
         return tensor_error(TENSOR_ERR_INVALID_ARGUMENT, "tensor_set_num_threads: n must be >= 0 (0 = default), got %d",
                             n);
+    if (n > TENSOR_MAX_THREADS)
+        return tensor_error(TENSOR_ERR_INVALID_ARGUMENT,
+                            "tensor_set_num_threads: n is %d, more than TENSOR_MAX_THREADS (%d)", n, TENSOR_MAX_THREADS);
     atomic_store(&num_threads_override, n);
     return TENSOR_OK;
 }
@@ -23,8 +26,8 @@ int tensor_get_num_threads(void) {
 #if TENSOR_HAVE_OPENMP
     int n = atomic_load(&num_threads_override);
     if (n > 0) return n;
-    n = omp_get_max_threads();
-    return n > 0 ? n : 1;
+    n = omp_get_max_threads(); /* OMP_NUM_THREADS may ask for any number */
+    return n < 1 ? 1 : n > TENSOR_MAX_THREADS ? TENSOR_MAX_THREADS : n;
 #else
     return 1;
 #endif

@@ -52,10 +52,15 @@ extern "C" {
  * Threads
  * ====================================================================================== */
 
+/* The most threads a parallel loop uses: an OpenMP team of tens of thousands of threads
+ * overflows the runtime's stacks and crashes the process. */
+#define TENSOR_MAX_THREADS 1024
+
 /* Threads used by tensor_iter_for_each and tensor_iter_reduce_run (and the ops built on
- * them). n >= 1 sets the count; n == 0 restores the default (omp_get_max_threads(), which
- * follows OMP_NUM_THREADS); n < 0 is TENSOR_ERR_INVALID_ARGUMENT. Process-wide. Without
- * OpenMP the count is always 1 (the setting is accepted and ignored). */
+ * them). 1 <= n <= TENSOR_MAX_THREADS sets the count; n == 0 restores the default
+ * (omp_get_max_threads(), which follows OMP_NUM_THREADS, capped at TENSOR_MAX_THREADS); any
+ * other n is TENSOR_ERR_INVALID_ARGUMENT and changes nothing. Process-wide. Without OpenMP the
+ * count is always 1 (the setting is accepted and ignored). */
 TENSOR_API tensor_status tensor_set_num_threads(int n);
 /* The thread count that parallel loops will use now (>= 1). */
 TENSOR_API int tensor_get_num_threads(void);

@@ -348,6 +348,12 @@ static void test_config_misuse(void **state) {
     tensor_iter_free(NULL);
     assert_int_equal(tensor_iter_explain(NULL, NULL, 0), -1);
     assert_int_equal(tensor_set_num_threads(-1), TENSOR_ERR_INVALID_ARGUMENT);
+    /* A count the OpenMP runtime would crash on is refused, and the setting stays. */
+    const int before = tensor_get_num_threads();
+    assert_int_equal(tensor_set_num_threads(65536), TENSOR_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(tensor_last_error(), "more than TENSOR_MAX_THREADS"));
+    assert_int_equal(tensor_get_num_threads(), before);
+    assert_int_equal(tensor_set_num_threads(TENSOR_MAX_THREADS + 1), TENSOR_ERR_INVALID_ARGUMENT);
     tensor_release(a);
 }
 
