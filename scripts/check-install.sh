@@ -5,9 +5,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 prefix=$(mktemp -d)
 trap 'rm -rf "$prefix" build/package-consumer build/custom-reduction' EXIT
-cmake --preset cpu-only -DTENSOR_BUILD_TESTS=OFF -DTENSOR_BUILD_BENCH=OFF -DTENSOR_BUILD_EXAMPLES=OFF >/dev/null
-cmake --build --preset cpu-only >/dev/null
-cmake --install build/cpu-only --prefix "$prefix" >/dev/null
+# Its own build folder: a user's build/cpu-only keeps its settings.
+cmake --preset cpu-only -B build/install-check -DTENSOR_BUILD_TESTS=OFF -DTENSOR_BUILD_BENCH=OFF \
+  -DTENSOR_BUILD_EXAMPLES=OFF >/dev/null
+cmake --build build/install-check -j "$(nproc)" >/dev/null
+cmake --install build/install-check --prefix "$prefix" >/dev/null
 cmake -S tests/package -B build/package-consumer -DCMAKE_PREFIX_PATH="$prefix" >/dev/null
 cmake --build build/package-consumer >/dev/null
 LD_LIBRARY_PATH="$prefix/lib" ./build/package-consumer/consumer
