@@ -6,7 +6,7 @@
 #include "runtime/dtype_convert.h"
 #include "runtime/error.h"
 
-cpu_val_kind cpu_val_kind_of(tensor_dtype dtype) {
+cpu_val_kind tt_cpu_val_kind_of(tensor_dtype dtype) {
     if (dtype == TENSOR_FLOAT64) return CPU_VAL_F64;
     if (tensor_dtype_is_floating(dtype)) return CPU_VAL_F32;
     return CPU_VAL_I64;
@@ -124,7 +124,7 @@ DEF_CVT_I64_ALL(_bool, TOBOOL)
 
 static bool valid_dtype(tensor_dtype d) { return (int)d >= 0 && d < TENSOR_NUM_DTYPES; }
 
-cpu_cvt_fn cpu_converter(tensor_dtype in, cpu_val_kind val, tensor_dtype via) {
+cpu_cvt_fn tt_cpu_converter(tensor_dtype in, cpu_val_kind val, tensor_dtype via) {
     if (!valid_dtype(in)) return NULL;
     switch (val) {
     case CPU_VAL_F32:
@@ -142,7 +142,7 @@ cpu_cvt_fn cpu_converter(tensor_dtype in, cpu_val_kind val, tensor_dtype via) {
     return NULL;
 }
 
-bool cpu_converter_is_plain(tensor_dtype in, cpu_val_kind val, tensor_dtype via) {
+bool tt_cpu_converter_is_plain(tensor_dtype in, cpu_val_kind val, tensor_dtype via) {
     switch (val) {
     case CPU_VAL_F32:
         return (via == in || via == TENSOR_FLOAT32) && tensor_dtype_is_floating(in) && in != TENSOR_FLOAT64;
@@ -177,7 +177,7 @@ static void store_int_bits(tensor_dtype dtype, char *dst, int64_t v) {
     }
 }
 
-void cpu_store_f32(tensor_dtype dtype, char *dst, float v) {
+void tt_cpu_store_f32(tensor_dtype dtype, char *dst, float v) {
     switch (dtype) {
     case TENSOR_FLOAT32: memcpy(dst, &v, 4); return;
     case TENSOR_FLOAT16: {
@@ -202,7 +202,7 @@ void cpu_store_f32(tensor_dtype dtype, char *dst, float v) {
     }
 }
 
-void cpu_store_f64(tensor_dtype dtype, char *dst, double v) {
+void tt_cpu_store_f64(tensor_dtype dtype, char *dst, double v) {
     switch (dtype) {
     case TENSOR_FLOAT64: memcpy(dst, &v, 8); return;
     case TENSOR_BOOL: *(uint8_t *)dst = v != 0; return;
@@ -211,11 +211,11 @@ void cpu_store_f64(tensor_dtype dtype, char *dst, double v) {
     case TENSOR_INT16:
     case TENSOR_INT32:
     case TENSOR_INT64: store_int_bits(dtype, dst, cpu_f64_to_i64(v)); return;
-    default: cpu_store_f32(dtype, dst, (float)v); return; /* as PyTorch: double -> float -> narrow */
+    default: tt_cpu_store_f32(dtype, dst, (float)v); return; /* as PyTorch: double -> float -> narrow */
     }
 }
 
-void cpu_store_i64(tensor_dtype dtype, char *dst, int64_t v) {
+void tt_cpu_store_i64(tensor_dtype dtype, char *dst, int64_t v) {
     switch (dtype) {
     case TENSOR_BOOL: *(uint8_t *)dst = v != 0; return;
     case TENSOR_FLOAT64: {
@@ -227,22 +227,22 @@ void cpu_store_i64(tensor_dtype dtype, char *dst, int64_t v) {
     case TENSOR_FLOAT16:
     case TENSOR_BFLOAT16:
     case TENSOR_FLOAT8_E4M3FN:
-    case TENSOR_FLOAT8_E5M2: cpu_store_f32(dtype, dst, (float)v); return;
+    case TENSOR_FLOAT8_E5M2: tt_cpu_store_f32(dtype, dst, (float)v); return;
     default: store_int_bits(dtype, dst, v); return;
     }
 }
 
-void cpu_store_bool(tensor_dtype dtype, char *dst, bool v) { cpu_store_i64(dtype, dst, v ? 1 : 0); }
+void tt_cpu_store_bool(tensor_dtype dtype, char *dst, bool v) { tt_cpu_store_i64(dtype, dst, v ? 1 : 0); }
 
 /* ---- context and dispatch ---- */
 
-void cpu_ctx_init(cpu_reduce_ctx *ctx, const tensor_iter_t *iter, const tensor_kernel_params *params,
+void tt_cpu_ctx_init(cpu_reduce_ctx *ctx, const tensor_iter_t *iter, const tensor_kernel_params *params,
                   cpu_val_kind val, tensor_dtype via) {
     memset(ctx, 0, sizeof *ctx);
     ctx->in_dtype = iter->operands[cpu_input_arg(iter)].dtype;
     ctx->out_dtype[0] = iter->operands[0].dtype;
     ctx->out_dtype[1] = iter->num_outputs > 1 ? iter->operands[1].dtype : iter->operands[0].dtype;
-    ctx->cvt = cpu_converter(ctx->in_dtype, val, via);
+    ctx->cvt = tt_cpu_converter(ctx->in_dtype, val, via);
     ctx->params = params;
     int64_t nout = tensor_iter_num_output_elements(iter);
     ctx->count = nout > 0 ? tensor_iter_numel(iter) / nout : 0;
@@ -261,7 +261,7 @@ static tensor_status check_iter(const tensor_iter_t *iter, const char *op) {
 static tensor_status run_kind(const tensor_iter_t *iter, const tensor_kernel_params *params, const char *op,
                               tensor_dtype kind_dtype, cpu_run_fn f32, cpu_run_fn f64, cpu_run_fn i64) {
     if (check_iter(iter, op) != TENSOR_OK) return tensor_last_status();
-    cpu_val_kind k = cpu_val_kind_of(kind_dtype);
+    cpu_val_kind k = tt_cpu_val_kind_of(kind_dtype);
     cpu_run_fn fn = k == CPU_VAL_F32 ? f32 : k == CPU_VAL_F64 ? f64 : i64;
     if (fn == NULL)
         return tensor_error(TENSOR_ERR_NOT_IMPLEMENTED, "%s: %s is not implemented for %s on the CPU", iter->name, op,
@@ -269,19 +269,19 @@ static tensor_status run_kind(const tensor_iter_t *iter, const tensor_kernel_par
     cpu_reduce_ctx ctx;
     /* The cast-first rule: values go through the OUTPUT dtype's value set (by_output), or
      * are the input's own (by_input: kind_dtype is the input dtype, so via == in). */
-    cpu_ctx_init(&ctx, iter, params, k, kind_dtype);
+    tt_cpu_ctx_init(&ctx, iter, params, k, kind_dtype);
     if (ctx.cvt == NULL)
         return tensor_error(TENSOR_ERR_DTYPE, "%s: %s got an unknown dtype", iter->name, op);
     return fn(iter, &ctx);
 }
 
-tensor_status cpu_run_by_output(const tensor_iter_t *iter, const tensor_kernel_params *params, const char *op,
+tensor_status tt_cpu_run_by_output(const tensor_iter_t *iter, const tensor_kernel_params *params, const char *op,
                                 cpu_run_fn f32, cpu_run_fn f64, cpu_run_fn i64) {
     if (check_iter(iter, op) != TENSOR_OK) return tensor_last_status();
     return run_kind(iter, params, op, iter->operands[0].dtype, f32, f64, i64);
 }
 
-tensor_status cpu_run_by_input(const tensor_iter_t *iter, const tensor_kernel_params *params, const char *op,
+tensor_status tt_cpu_run_by_input(const tensor_iter_t *iter, const tensor_kernel_params *params, const char *op,
                                cpu_run_fn f32, cpu_run_fn f64, cpu_run_fn i64) {
     if (check_iter(iter, op) != TENSOR_OK) return tensor_last_status();
     return run_kind(iter, params, op, iter->operands[cpu_input_arg(iter)].dtype, f32, f64, i64);

@@ -6,7 +6,7 @@
  *  - stores: write a float / double / int64 / bool result into any output dtype;
  *  - CPU_REDUCTION / CPU_SIMPLE_REDUCTION: instantiate a functor (ops/functors/<op>.h) into
  *    the four callbacks of the deterministic reduction driver (tensor_iter_reduce_run);
- *  - cpu_run_by_output / cpu_run_by_input: pick the value type from the output dtype (sum,
+ *  - tt_cpu_run_by_output / tt_cpu_run_by_input: pick the value type from the output dtype (sum,
  *    prod, mean, ...) or from the input dtype (amax, argmax, count_nonzero, all/any) and run.
  *
  * Value types: float16, bfloat16, float32 and float8 -> float; float64 -> double; integers
@@ -35,7 +35,7 @@ typedef enum cpu_val_kind { CPU_VAL_F32 = 0, CPU_VAL_F64 = 1, CPU_VAL_I64 = 2 } 
 typedef void (*cpu_cvt_fn)(void *dst, const char *src, int64_t stride, int64_t n);
 
 /* The value type a dtype's elements are reduced in (see the header comment). */
-cpu_val_kind cpu_val_kind_of(tensor_dtype dtype);
+cpu_val_kind tt_cpu_val_kind_of(tensor_dtype dtype);
 
 /* A converter from `in` elements to `val` values. `via` is the dtype whose value set each
  * element is cast to first (PyTorch's "cast to dtype, then reduce"): pass the output dtype,
@@ -47,18 +47,18 @@ cpu_val_kind cpu_val_kind_of(tensor_dtype dtype);
  *   val I64: via bool maps x != 0 to 1; float inputs truncate toward zero (out of int64
  *            range and NaN give INT64_MIN, as x86); narrower integer outputs need no
  *            rounding: wrapping at the end equals wrapping each element. */
-cpu_cvt_fn cpu_converter(tensor_dtype in, cpu_val_kind val, tensor_dtype via);
+cpu_cvt_fn tt_cpu_converter(tensor_dtype in, cpu_val_kind val, tensor_dtype via);
 
 /* true when a converter for (in, val, via) is a plain load, i.e. in's values are already in
  * via's value set (so a fast path may load `in` directly). */
-bool cpu_converter_is_plain(tensor_dtype in, cpu_val_kind val, tensor_dtype via);
+bool tt_cpu_converter_is_plain(tensor_dtype in, cpu_val_kind val, tensor_dtype via);
 
 /* Stores one value into an element of `dtype` with PyTorch's cast rules (floats round to
  * nearest even, float -> int truncates, int -> narrower int wraps, -> bool is != 0). */
-void cpu_store_f32(tensor_dtype dtype, char *dst, float v);
-void cpu_store_f64(tensor_dtype dtype, char *dst, double v);
-void cpu_store_i64(tensor_dtype dtype, char *dst, int64_t v);
-void cpu_store_bool(tensor_dtype dtype, char *dst, bool v);
+void tt_cpu_store_f32(tensor_dtype dtype, char *dst, float v);
+void tt_cpu_store_f64(tensor_dtype dtype, char *dst, double v);
+void tt_cpu_store_i64(tensor_dtype dtype, char *dst, int64_t v);
+void tt_cpu_store_bool(tensor_dtype dtype, char *dst, bool v);
 
 /* float16 -> float32 written so that gcc vectorises loops over it (the fast paths' "convert
  * in registers"; runtime/dtype_convert.h's tensor_f16_to_f32 is the reference). Bitwise
@@ -112,7 +112,7 @@ typedef struct cpu_reduce_ctx {
 
 /* Fills ctx for iter (outputs 0 .. nout-1, then the input) with a converter to `val` through
  * `via`. */
-void cpu_ctx_init(cpu_reduce_ctx *ctx, const tensor_iter_t *iter, const tensor_kernel_params *params,
+void tt_cpu_ctx_init(cpu_reduce_ctx *ctx, const tensor_iter_t *iter, const tensor_kernel_params *params,
                   cpu_val_kind val, tensor_dtype via);
 
 /* The input operand (after the outputs). */
@@ -124,9 +124,9 @@ static inline int cpu_input_arg(const tensor_iter_t *iter) { return iter->num_ou
  * as they are). A NULL slot is TENSOR_ERR_NOT_IMPLEMENTED ("<op> is not implemented for
  * <dtype> on the CPU"). */
 typedef tensor_status (*cpu_run_fn)(const tensor_iter_t *iter, cpu_reduce_ctx *ctx);
-tensor_status cpu_run_by_output(const tensor_iter_t *iter, const tensor_kernel_params *params, const char *op,
+tensor_status tt_cpu_run_by_output(const tensor_iter_t *iter, const tensor_kernel_params *params, const char *op,
                                 cpu_run_fn f32, cpu_run_fn f64, cpu_run_fn i64);
-tensor_status cpu_run_by_input(const tensor_iter_t *iter, const tensor_kernel_params *params, const char *op,
+tensor_status tt_cpu_run_by_input(const tensor_iter_t *iter, const tensor_kernel_params *params, const char *op,
                                cpu_run_fn f32, cpu_run_fn f64, cpu_run_fn i64);
 
 /* ======================================================================================
@@ -307,31 +307,31 @@ tensor_status cpu_run_by_input(const tensor_iter_t *iter, const tensor_kernel_pa
 /* The common case: a functor FN without parameters (FN##_identity/_reduce/_combine/_project
  * from ops/functors/<op>.h) gives `static tensor_status FN##_cpu_run(iter, ctx)`. Example
  * (cpu/reduce_sum_of_squares.c):
- *   CPU_SIMPLE_REDUCTION(tensor_sum_of_squares_f32, float, float, float, cpu_store_f32) */
+ *   CPU_SIMPLE_REDUCTION(tensor_sum_of_squares_f32, float, float, float, tt_cpu_store_f32) */
 #define CPU_SIMPLE_REDUCTION(FN, ACC_T, VAL_T, OUT_T, STORE)                                       \
     CPU_FUNCTOR_ADAPTERS(FN, ACC_T, VAL_T, OUT_T)                                                  \
     CPU_REDUCTION(FN##_cpu, ACC_T, VAL_T, FN##_cid, FN##_cred, FN##_ccomb, FN##_cproj, STORE)
 
 /* ---- the kernels (tensor_kernel_fn), registered by tensor_cpu_register_kernels ---- */
-tensor_status cpu_sum_kernel(struct tensor_iter *iter, const tensor_kernel_params *params);
-tensor_status cpu_nansum_kernel(struct tensor_iter *iter, const tensor_kernel_params *params);
-tensor_status cpu_mean_kernel(struct tensor_iter *iter, const tensor_kernel_params *params);
-tensor_status cpu_nanmean_kernel(struct tensor_iter *iter, const tensor_kernel_params *params);
-tensor_status cpu_prod_kernel(struct tensor_iter *iter, const tensor_kernel_params *params);
-tensor_status cpu_amax_kernel(struct tensor_iter *iter, const tensor_kernel_params *params);
-tensor_status cpu_amin_kernel(struct tensor_iter *iter, const tensor_kernel_params *params);
-tensor_status cpu_max_dim_kernel(struct tensor_iter *iter, const tensor_kernel_params *params);
-tensor_status cpu_min_dim_kernel(struct tensor_iter *iter, const tensor_kernel_params *params);
-tensor_status cpu_argmax_kernel(struct tensor_iter *iter, const tensor_kernel_params *params);
-tensor_status cpu_argmin_kernel(struct tensor_iter *iter, const tensor_kernel_params *params);
-tensor_status cpu_var_mean_kernel(struct tensor_iter *iter, const tensor_kernel_params *params);
-tensor_status cpu_norm_kernel(struct tensor_iter *iter, const tensor_kernel_params *params);
-tensor_status cpu_logsumexp_kernel(struct tensor_iter *iter, const tensor_kernel_params *params);
-tensor_status cpu_count_nonzero_kernel(struct tensor_iter *iter, const tensor_kernel_params *params);
-tensor_status cpu_all_kernel(struct tensor_iter *iter, const tensor_kernel_params *params);
-tensor_status cpu_any_kernel(struct tensor_iter *iter, const tensor_kernel_params *params);
-tensor_status cpu_sum_of_squares_kernel(struct tensor_iter *iter, const tensor_kernel_params *params);
+tensor_status tt_cpu_sum_kernel(struct tensor_iter *iter, const tensor_kernel_params *params);
+tensor_status tt_cpu_nansum_kernel(struct tensor_iter *iter, const tensor_kernel_params *params);
+tensor_status tt_cpu_mean_kernel(struct tensor_iter *iter, const tensor_kernel_params *params);
+tensor_status tt_cpu_nanmean_kernel(struct tensor_iter *iter, const tensor_kernel_params *params);
+tensor_status tt_cpu_prod_kernel(struct tensor_iter *iter, const tensor_kernel_params *params);
+tensor_status tt_cpu_amax_kernel(struct tensor_iter *iter, const tensor_kernel_params *params);
+tensor_status tt_cpu_amin_kernel(struct tensor_iter *iter, const tensor_kernel_params *params);
+tensor_status tt_cpu_max_dim_kernel(struct tensor_iter *iter, const tensor_kernel_params *params);
+tensor_status tt_cpu_min_dim_kernel(struct tensor_iter *iter, const tensor_kernel_params *params);
+tensor_status tt_cpu_argmax_kernel(struct tensor_iter *iter, const tensor_kernel_params *params);
+tensor_status tt_cpu_argmin_kernel(struct tensor_iter *iter, const tensor_kernel_params *params);
+tensor_status tt_cpu_var_mean_kernel(struct tensor_iter *iter, const tensor_kernel_params *params);
+tensor_status tt_cpu_norm_kernel(struct tensor_iter *iter, const tensor_kernel_params *params);
+tensor_status tt_cpu_logsumexp_kernel(struct tensor_iter *iter, const tensor_kernel_params *params);
+tensor_status tt_cpu_count_nonzero_kernel(struct tensor_iter *iter, const tensor_kernel_params *params);
+tensor_status tt_cpu_all_kernel(struct tensor_iter *iter, const tensor_kernel_params *params);
+tensor_status tt_cpu_any_kernel(struct tensor_iter *iter, const tensor_kernel_params *params);
+tensor_status tt_cpu_sum_of_squares_kernel(struct tensor_iter *iter, const tensor_kernel_params *params);
 /* user reductions (ops/reduction.h; cpu/reduce_user.c) */
-tensor_status cpu_user_reduce_kernel(struct tensor_iter *iter, const tensor_kernel_params *params);
+tensor_status tt_cpu_user_reduce_kernel(struct tensor_iter *iter, const tensor_kernel_params *params);
 
 #endif

@@ -7,7 +7,7 @@
  *    output for predicates) and unit stride: the compute loop (cpu/elementwise_compute.c) runs
  *    on the tensors' memory;
  *  - otherwise the row goes in tiles of EW_TILE elements: inputs are converted while loading
- *    into stack buffers of the compute type (cpu_converter, plus a wrap into the common
+ *    into stack buffers of the compute type (tt_cpu_converter, plus a wrap into the common
  *    integer dtype), the compute loop runs on the buffers, and the results are converted
  *    while storing.
  * Every element is computed by the same function on either path, so results do not depend on
@@ -180,19 +180,19 @@ static bool compute(ew_ctx *c, void *const in[3], const uint8_t *cond, void *o, 
     const int arity = c->op == TENSOR_EW_WHERE || c->op == TENSOR_EW_CLAMP ? 3 : c->nin;
     switch (c->kind) {
     case TENSOR_EW_COMPUTE_F32:
-        if (arity == 1) ok = cpu_ew_unary_f32(c->op, in[0], o, ob, n);
-        else if (arity == 2) ok = cpu_ew_binary_f32(c->op, in[0], in[1], o, ob, n, &local);
-        else ok = cpu_ew_ternary_f32(c->op, cond, in[0], in[1], in[2], o, n);
+        if (arity == 1) ok = tt_cpu_ew_unary_f32(c->op, in[0], o, ob, n);
+        else if (arity == 2) ok = tt_cpu_ew_binary_f32(c->op, in[0], in[1], o, ob, n, &local);
+        else ok = tt_cpu_ew_ternary_f32(c->op, cond, in[0], in[1], in[2], o, n);
         break;
     case TENSOR_EW_COMPUTE_F64:
-        if (arity == 1) ok = cpu_ew_unary_f64(c->op, in[0], o, ob, n);
-        else if (arity == 2) ok = cpu_ew_binary_f64(c->op, in[0], in[1], o, ob, n, &local);
-        else ok = cpu_ew_ternary_f64(c->op, cond, in[0], in[1], in[2], o, n);
+        if (arity == 1) ok = tt_cpu_ew_unary_f64(c->op, in[0], o, ob, n);
+        else if (arity == 2) ok = tt_cpu_ew_binary_f64(c->op, in[0], in[1], o, ob, n, &local);
+        else ok = tt_cpu_ew_ternary_f64(c->op, cond, in[0], in[1], in[2], o, n);
         break;
     case TENSOR_EW_COMPUTE_I64:
-        if (arity == 1) ok = cpu_ew_unary_i64(c->op, in[0], o, ob, n);
-        else if (arity == 2) ok = cpu_ew_binary_i64(c->op, in[0], in[1], o, ob, n, &local);
-        else ok = cpu_ew_ternary_i64(c->op, cond, in[0], in[1], in[2], o, n);
+        if (arity == 1) ok = tt_cpu_ew_unary_i64(c->op, in[0], o, ob, n);
+        else if (arity == 2) ok = tt_cpu_ew_binary_i64(c->op, in[0], in[1], o, ob, n, &local);
+        else ok = tt_cpu_ew_ternary_i64(c->op, cond, in[0], in[1], in[2], o, n);
         break;
     }
     if (local.zero_divisor) atomic_store_explicit(&c->zero_divisor, 1, memory_order_relaxed);
@@ -306,7 +306,7 @@ static tensor_status setup(ew_ctx *c, tensor_iter_t *iter, const tensor_kernel_p
     c->out_dtype = tensor_iter_dtype(iter, 0);
     c->out_size = (int64_t)tensor_dtype_size(c->out_dtype);
     c->nin = nin;
-    c->predicate = cpu_ew_is_predicate(c->op);
+    c->predicate = tt_cpu_ew_is_predicate(c->op);
     c->args.alpha_f32 = (float)params->scalar;
     c->args.alpha_f64 = params->scalar;
     c->args.alpha_i64 = params->scalar_i;
@@ -329,7 +329,7 @@ static tensor_status setup(ew_ctx *c, tensor_iter_t *iter, const tensor_kernel_p
          * op) is loaded as it is: ops/ already rounded it once, to the compute type. */
         const bool opmath = c->kind == TENSOR_EW_COMPUTE_F32 && ((params->ew_opmath_inputs >> k) & 1u);
         const tensor_dtype load_via = (c->op == TENSOR_EW_COPY && c->via != TENSOR_BOOL) || opmath ? d : c->via;
-        c->cvt[k] = cpu_converter(d, val, load_via);
+        c->cvt[k] = tt_cpu_converter(d, val, load_via);
         if (c->cvt[k] == NULL) return tensor_error(TENSOR_ERR_INTERNAL, "%s: no converter for input %d", iter->name, k);
         c->wrap[k] = val == CPU_VAL_I64 && d != load_via && d != TENSOR_BOOL && load_via != TENSOR_BOOL &&
                      load_via != TENSOR_INT64;
@@ -348,19 +348,19 @@ static tensor_status run(ew_ctx *c, tensor_iter_t *iter) {
     return TENSOR_OK;
 }
 
-tensor_status cpu_ew_unary_kernel(tensor_iter_t *iter, const tensor_kernel_params *params) {
+tensor_status tt_cpu_ew_unary_kernel(tensor_iter_t *iter, const tensor_kernel_params *params) {
     ew_ctx c;
     if (setup(&c, iter, params, 1, "unary") != TENSOR_OK) return tensor_last_status();
     return run(&c, iter);
 }
 
-tensor_status cpu_ew_binary_kernel(tensor_iter_t *iter, const tensor_kernel_params *params) {
+tensor_status tt_cpu_ew_binary_kernel(tensor_iter_t *iter, const tensor_kernel_params *params) {
     ew_ctx c;
     if (setup(&c, iter, params, 2, "binary") != TENSOR_OK) return tensor_last_status();
     return run(&c, iter);
 }
 
-tensor_status cpu_ew_ternary_kernel(tensor_iter_t *iter, const tensor_kernel_params *params) {
+tensor_status tt_cpu_ew_ternary_kernel(tensor_iter_t *iter, const tensor_kernel_params *params) {
     ew_ctx c;
     if (setup(&c, iter, params, 3, "ternary") != TENSOR_OK) return tensor_last_status();
     return run(&c, iter);
@@ -388,7 +388,7 @@ static void copy_loop2d(char **data, const int64_t *strides, int64_t size0, int6
     }
 }
 
-tensor_status cpu_ew_copy_kernel(tensor_iter_t *iter, const tensor_kernel_params *params) {
+tensor_status tt_cpu_ew_copy_kernel(tensor_iter_t *iter, const tensor_kernel_params *params) {
     ew_ctx c;
     if (setup(&c, iter, params, 1, "copy") != TENSOR_OK) return tensor_last_status();
     c.op = TENSOR_EW_COPY;
@@ -424,7 +424,7 @@ static void fill_loop2d(char **data, const int64_t *strides, int64_t size0, int6
     }
 }
 
-tensor_status cpu_ew_fill_kernel(tensor_iter_t *iter, const tensor_kernel_params *params) {
+tensor_status tt_cpu_ew_fill_kernel(tensor_iter_t *iter, const tensor_kernel_params *params) {
     if (iter == NULL || params == NULL)
         return tensor_error(TENSOR_ERR_INVALID_ARGUMENT, "cpu elementwise fill: NULL iterator or params");
     if (tensor_iter_noutputs(iter) != 1 || tensor_iter_ninputs(iter) != 0)

@@ -7,7 +7,7 @@
 #include "ops/functors/ew_logical.h"
 #include "ops/functors/ew_unary.h"
 
-bool cpu_ew_is_predicate(tensor_ew_op op) {
+bool tt_cpu_ew_is_predicate(tensor_ew_op op) {
     switch (op) {
     case TENSOR_EW_EQ: case TENSOR_EW_NE: case TENSOR_EW_LT: case TENSOR_EW_LE: case TENSOR_EW_GT: case TENSOR_EW_GE:
     case TENSOR_EW_LOGICAL_AND: case TENSOR_EW_LOGICAL_OR: case TENSOR_EW_LOGICAL_XOR:
@@ -42,21 +42,21 @@ bool cpu_ew_is_predicate(tensor_ew_op op) {
     UB(TENSOR_EW_ISNAN, tensor_ew_isnan_##SFX) UB(TENSOR_EW_ISINF, tensor_ew_isinf_##SFX)          \
     UB(TENSOR_EW_ISFINITE, tensor_ew_isfinite_##SFX) UB(TENSOR_EW_LOGICAL_NOT, tensor_ew_logical_not_##SFX)
 
-bool cpu_ew_unary_f32(tensor_ew_op op, const float *a, float *o, uint8_t *ob, int64_t n) {
+bool tt_cpu_ew_unary_f32(tensor_ew_op op, const float *a, float *o, uint8_t *ob, int64_t n) {
     switch (op) {
     FLOAT_UNARY(f32)
     default: return false;
     }
 }
 
-bool cpu_ew_unary_f64(tensor_ew_op op, const double *a, double *o, uint8_t *ob, int64_t n) {
+bool tt_cpu_ew_unary_f64(tensor_ew_op op, const double *a, double *o, uint8_t *ob, int64_t n) {
     switch (op) {
     FLOAT_UNARY(f64)
     default: return false;
     }
 }
 
-bool cpu_ew_unary_i64(tensor_ew_op op, const int64_t *a, int64_t *o, uint8_t *ob, int64_t n) {
+bool tt_cpu_ew_unary_i64(tensor_ew_op op, const int64_t *a, int64_t *o, uint8_t *ob, int64_t n) {
     switch (op) {
     U(TENSOR_EW_NEG, tensor_ew_neg_i64) U(TENSOR_EW_ABS, tensor_ew_abs_i64) U(TENSOR_EW_SIGN, tensor_ew_sign_i64)
     U(TENSOR_EW_RELU, tensor_ew_relu_i64) U(TENSOR_EW_FLOOR, tensor_ew_floor_i64)
@@ -83,7 +83,7 @@ bool cpu_ew_unary_i64(tensor_ew_op op, const int64_t *a, int64_t *o, uint8_t *ob
     BB(TENSOR_EW_LOGICAL_OR, tensor_ew_logical_or_##SFX)                                           \
     BB(TENSOR_EW_LOGICAL_XOR, tensor_ew_logical_xor_##SFX)
 
-bool cpu_ew_binary_f32(tensor_ew_op op, const float *a, const float *b, float *o, uint8_t *ob, int64_t n,
+bool tt_cpu_ew_binary_f32(tensor_ew_op op, const float *a, const float *b, float *o, uint8_t *ob, int64_t n,
                        cpu_ew_args *args) {
     const float alpha = args->alpha_f32;
     switch (op) {
@@ -102,7 +102,7 @@ bool cpu_ew_binary_f32(tensor_ew_op op, const float *a, const float *b, float *o
     }
 }
 
-bool cpu_ew_binary_f64(tensor_ew_op op, const double *a, const double *b, double *o, uint8_t *ob, int64_t n,
+bool tt_cpu_ew_binary_f64(tensor_ew_op op, const double *a, const double *b, double *o, uint8_t *ob, int64_t n,
                        cpu_ew_args *args) {
     const double alpha = args->alpha_f64;
     switch (op) {
@@ -120,7 +120,7 @@ bool cpu_ew_binary_f64(tensor_ew_op op, const double *a, const double *b, double
     }
 }
 
-bool cpu_ew_binary_i64(tensor_ew_op op, const int64_t *a, const int64_t *b, int64_t *o, uint8_t *ob, int64_t n,
+bool tt_cpu_ew_binary_i64(tensor_ew_op op, const int64_t *a, const int64_t *b, int64_t *o, uint8_t *ob, int64_t n,
                        cpu_ew_args *args) {
     const int64_t alpha = args->alpha_i64;
     if (op == TENSOR_EW_DIV_FLOOR || op == TENSOR_EW_DIV_TRUNC || op == TENSOR_EW_REMAINDER) {
@@ -146,15 +146,15 @@ bool cpu_ew_binary_i64(tensor_ew_op op, const int64_t *a, const int64_t *b, int6
     default: return false;                                                                         \
     }
 
-bool cpu_ew_ternary_f32(tensor_ew_op op, const uint8_t *cond, const float *a, const float *b, const float *c,
+bool tt_cpu_ew_ternary_f32(tensor_ew_op op, const uint8_t *cond, const float *a, const float *b, const float *c,
                         float *o, int64_t n) {
     TERNARY(f32)
 }
-bool cpu_ew_ternary_f64(tensor_ew_op op, const uint8_t *cond, const double *a, const double *b, const double *c,
+bool tt_cpu_ew_ternary_f64(tensor_ew_op op, const uint8_t *cond, const double *a, const double *b, const double *c,
                         double *o, int64_t n) {
     TERNARY(f64)
 }
-bool cpu_ew_ternary_i64(tensor_ew_op op, const uint8_t *cond, const int64_t *a, const int64_t *b, const int64_t *c,
+bool tt_cpu_ew_ternary_i64(tensor_ew_op op, const uint8_t *cond, const int64_t *a, const int64_t *b, const int64_t *c,
                         int64_t *o, int64_t n) {
     TERNARY(i64)
 }

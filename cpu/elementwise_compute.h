@@ -14,7 +14,7 @@
 #include "ops/elementwise.h"
 
 /* true for ops whose result is bool (comparisons, logical ops, isnan/isinf/isfinite). */
-bool cpu_ew_is_predicate(tensor_ew_op op);
+bool tt_cpu_ew_is_predicate(tensor_ew_op op);
 
 /* Scalars the loops need. */
 typedef struct cpu_ew_args {
@@ -25,21 +25,21 @@ typedef struct cpu_ew_args {
 } cpu_ew_args;
 
 /* Each returns false for an op the compute type does not support (a bug in ops/). */
-bool cpu_ew_unary_f32(tensor_ew_op op, const float *a, float *o, uint8_t *ob, int64_t n);
-bool cpu_ew_unary_f64(tensor_ew_op op, const double *a, double *o, uint8_t *ob, int64_t n);
-bool cpu_ew_unary_i64(tensor_ew_op op, const int64_t *a, int64_t *o, uint8_t *ob, int64_t n);
-bool cpu_ew_binary_f32(tensor_ew_op op, const float *a, const float *b, float *o, uint8_t *ob, int64_t n,
+bool tt_cpu_ew_unary_f32(tensor_ew_op op, const float *a, float *o, uint8_t *ob, int64_t n);
+bool tt_cpu_ew_unary_f64(tensor_ew_op op, const double *a, double *o, uint8_t *ob, int64_t n);
+bool tt_cpu_ew_unary_i64(tensor_ew_op op, const int64_t *a, int64_t *o, uint8_t *ob, int64_t n);
+bool tt_cpu_ew_binary_f32(tensor_ew_op op, const float *a, const float *b, float *o, uint8_t *ob, int64_t n,
                        cpu_ew_args *args);
-bool cpu_ew_binary_f64(tensor_ew_op op, const double *a, const double *b, double *o, uint8_t *ob, int64_t n,
+bool tt_cpu_ew_binary_f64(tensor_ew_op op, const double *a, const double *b, double *o, uint8_t *ob, int64_t n,
                        cpu_ew_args *args);
-bool cpu_ew_binary_i64(tensor_ew_op op, const int64_t *a, const int64_t *b, int64_t *o, uint8_t *ob, int64_t n,
+bool tt_cpu_ew_binary_i64(tensor_ew_op op, const int64_t *a, const int64_t *b, int64_t *o, uint8_t *ob, int64_t n,
                        cpu_ew_args *args);
 /* WHERE: a = cond (0/1 bytes); CLAMP: x, lo, hi. */
-bool cpu_ew_ternary_f32(tensor_ew_op op, const uint8_t *cond, const float *a, const float *b, const float *c,
+bool tt_cpu_ew_ternary_f32(tensor_ew_op op, const uint8_t *cond, const float *a, const float *b, const float *c,
                         float *o, int64_t n);
-bool cpu_ew_ternary_f64(tensor_ew_op op, const uint8_t *cond, const double *a, const double *b, const double *c,
+bool tt_cpu_ew_ternary_f64(tensor_ew_op op, const uint8_t *cond, const double *a, const double *b, const double *c,
                         double *o, int64_t n);
-bool cpu_ew_ternary_i64(tensor_ew_op op, const uint8_t *cond, const int64_t *a, const int64_t *b, const int64_t *c,
+bool tt_cpu_ew_ternary_i64(tensor_ew_op op, const uint8_t *cond, const int64_t *a, const int64_t *b, const int64_t *c,
                         int64_t *o, int64_t n);
 
 #endif

@@ -22,73 +22,73 @@
 #include "runtime/error.h"
 
 /* ---- prod ---- */
-CPU_SIMPLE_REDUCTION(tensor_prod_f32, float, float, float, cpu_store_f32)
-CPU_SIMPLE_REDUCTION(tensor_prod_f64, double, double, double, cpu_store_f64)
-CPU_SIMPLE_REDUCTION(tensor_prod_i64, int64_t, int64_t, int64_t, cpu_store_i64)
+CPU_SIMPLE_REDUCTION(tensor_prod_f32, float, float, float, tt_cpu_store_f32)
+CPU_SIMPLE_REDUCTION(tensor_prod_f64, double, double, double, tt_cpu_store_f64)
+CPU_SIMPLE_REDUCTION(tensor_prod_i64, int64_t, int64_t, int64_t, tt_cpu_store_i64)
 
-tensor_status cpu_prod_kernel(tensor_iter_t *iter, const tensor_kernel_params *params) {
-    return cpu_run_by_output(iter, params, "prod", tensor_prod_f32_cpu_run, tensor_prod_f64_cpu_run, tensor_prod_i64_cpu_run);
+tensor_status tt_cpu_prod_kernel(tensor_iter_t *iter, const tensor_kernel_params *params) {
+    return tt_cpu_run_by_output(iter, params, "prod", tensor_prod_f32_cpu_run, tensor_prod_f64_cpu_run, tensor_prod_i64_cpu_run);
 }
 
 /* ---- amax / amin ---- */
-CPU_SIMPLE_REDUCTION(tensor_amax_f32, float, float, float, cpu_store_f32)
-CPU_SIMPLE_REDUCTION(tensor_amax_f64, double, double, double, cpu_store_f64)
-CPU_SIMPLE_REDUCTION(tensor_amax_i64, int64_t, int64_t, int64_t, cpu_store_i64)
-CPU_SIMPLE_REDUCTION(tensor_amin_f32, float, float, float, cpu_store_f32)
-CPU_SIMPLE_REDUCTION(tensor_amin_f64, double, double, double, cpu_store_f64)
-CPU_SIMPLE_REDUCTION(tensor_amin_i64, int64_t, int64_t, int64_t, cpu_store_i64)
+CPU_SIMPLE_REDUCTION(tensor_amax_f32, float, float, float, tt_cpu_store_f32)
+CPU_SIMPLE_REDUCTION(tensor_amax_f64, double, double, double, tt_cpu_store_f64)
+CPU_SIMPLE_REDUCTION(tensor_amax_i64, int64_t, int64_t, int64_t, tt_cpu_store_i64)
+CPU_SIMPLE_REDUCTION(tensor_amin_f32, float, float, float, tt_cpu_store_f32)
+CPU_SIMPLE_REDUCTION(tensor_amin_f64, double, double, double, tt_cpu_store_f64)
+CPU_SIMPLE_REDUCTION(tensor_amin_i64, int64_t, int64_t, int64_t, tt_cpu_store_i64)
 
-tensor_status cpu_amax_kernel(tensor_iter_t *iter, const tensor_kernel_params *params) {
-    return cpu_run_by_input(iter, params, "amax", tensor_amax_f32_cpu_run, tensor_amax_f64_cpu_run, tensor_amax_i64_cpu_run);
+tensor_status tt_cpu_amax_kernel(tensor_iter_t *iter, const tensor_kernel_params *params) {
+    return tt_cpu_run_by_input(iter, params, "amax", tensor_amax_f32_cpu_run, tensor_amax_f64_cpu_run, tensor_amax_i64_cpu_run);
 }
 
-tensor_status cpu_amin_kernel(tensor_iter_t *iter, const tensor_kernel_params *params) {
-    return cpu_run_by_input(iter, params, "amin", tensor_amin_f32_cpu_run, tensor_amin_f64_cpu_run, tensor_amin_i64_cpu_run);
+tensor_status tt_cpu_amin_kernel(tensor_iter_t *iter, const tensor_kernel_params *params) {
+    return tt_cpu_run_by_input(iter, params, "amin", tensor_amin_f32_cpu_run, tensor_amin_f64_cpu_run, tensor_amin_i64_cpu_run);
 }
 
 /* ---- count_nonzero, all, any: the input values as they are ---- */
-CPU_SIMPLE_REDUCTION(tensor_count_nonzero_f32, int64_t, float, int64_t, cpu_store_i64)
-CPU_SIMPLE_REDUCTION(tensor_count_nonzero_f64, int64_t, double, int64_t, cpu_store_i64)
-CPU_SIMPLE_REDUCTION(tensor_count_nonzero_i64, int64_t, int64_t, int64_t, cpu_store_i64)
-CPU_SIMPLE_REDUCTION(tensor_all_f32, bool, float, bool, cpu_store_bool)
-CPU_SIMPLE_REDUCTION(tensor_all_f64, bool, double, bool, cpu_store_bool)
-CPU_SIMPLE_REDUCTION(tensor_all_i64, bool, int64_t, bool, cpu_store_bool)
-CPU_SIMPLE_REDUCTION(tensor_any_f32, bool, float, bool, cpu_store_bool)
-CPU_SIMPLE_REDUCTION(tensor_any_f64, bool, double, bool, cpu_store_bool)
-CPU_SIMPLE_REDUCTION(tensor_any_i64, bool, int64_t, bool, cpu_store_bool)
+CPU_SIMPLE_REDUCTION(tensor_count_nonzero_f32, int64_t, float, int64_t, tt_cpu_store_i64)
+CPU_SIMPLE_REDUCTION(tensor_count_nonzero_f64, int64_t, double, int64_t, tt_cpu_store_i64)
+CPU_SIMPLE_REDUCTION(tensor_count_nonzero_i64, int64_t, int64_t, int64_t, tt_cpu_store_i64)
+CPU_SIMPLE_REDUCTION(tensor_all_f32, bool, float, bool, tt_cpu_store_bool)
+CPU_SIMPLE_REDUCTION(tensor_all_f64, bool, double, bool, tt_cpu_store_bool)
+CPU_SIMPLE_REDUCTION(tensor_all_i64, bool, int64_t, bool, tt_cpu_store_bool)
+CPU_SIMPLE_REDUCTION(tensor_any_f32, bool, float, bool, tt_cpu_store_bool)
+CPU_SIMPLE_REDUCTION(tensor_any_f64, bool, double, bool, tt_cpu_store_bool)
+CPU_SIMPLE_REDUCTION(tensor_any_i64, bool, int64_t, bool, tt_cpu_store_bool)
 
-tensor_status cpu_count_nonzero_kernel(tensor_iter_t *iter, const tensor_kernel_params *params) {
-    return cpu_run_by_input(iter, params, "count_nonzero", tensor_count_nonzero_f32_cpu_run, tensor_count_nonzero_f64_cpu_run,
+tensor_status tt_cpu_count_nonzero_kernel(tensor_iter_t *iter, const tensor_kernel_params *params) {
+    return tt_cpu_run_by_input(iter, params, "count_nonzero", tensor_count_nonzero_f32_cpu_run, tensor_count_nonzero_f64_cpu_run,
                             tensor_count_nonzero_i64_cpu_run);
 }
 
-tensor_status cpu_all_kernel(tensor_iter_t *iter, const tensor_kernel_params *params) {
-    return cpu_run_by_input(iter, params, "all", tensor_all_f32_cpu_run, tensor_all_f64_cpu_run, tensor_all_i64_cpu_run);
+tensor_status tt_cpu_all_kernel(tensor_iter_t *iter, const tensor_kernel_params *params) {
+    return tt_cpu_run_by_input(iter, params, "all", tensor_all_f32_cpu_run, tensor_all_f64_cpu_run, tensor_all_i64_cpu_run);
 }
 
-tensor_status cpu_any_kernel(tensor_iter_t *iter, const tensor_kernel_params *params) {
-    return cpu_run_by_input(iter, params, "any", tensor_any_f32_cpu_run, tensor_any_f64_cpu_run, tensor_any_i64_cpu_run);
+tensor_status tt_cpu_any_kernel(tensor_iter_t *iter, const tensor_kernel_params *params) {
+    return tt_cpu_run_by_input(iter, params, "any", tensor_any_f32_cpu_run, tensor_any_f64_cpu_run, tensor_any_i64_cpu_run);
 }
 
 /* ---- logsumexp (integer inputs arrive as float32: the output's value type) ---- */
-CPU_SIMPLE_REDUCTION(tensor_logsumexp_f32, tensor_logsumexp_f32, float, float, cpu_store_f32)
-CPU_SIMPLE_REDUCTION(tensor_logsumexp_f64, tensor_logsumexp_f64, double, double, cpu_store_f64)
+CPU_SIMPLE_REDUCTION(tensor_logsumexp_f32, tensor_logsumexp_f32, float, float, tt_cpu_store_f32)
+CPU_SIMPLE_REDUCTION(tensor_logsumexp_f64, tensor_logsumexp_f64, double, double, tt_cpu_store_f64)
 
-tensor_status cpu_logsumexp_kernel(tensor_iter_t *iter, const tensor_kernel_params *params) {
-    return cpu_run_by_output(iter, params, "logsumexp", tensor_logsumexp_f32_cpu_run, tensor_logsumexp_f64_cpu_run, NULL);
+tensor_status tt_cpu_logsumexp_kernel(tensor_iter_t *iter, const tensor_kernel_params *params) {
+    return tt_cpu_run_by_output(iter, params, "logsumexp", tensor_logsumexp_f32_cpu_run, tensor_logsumexp_f64_cpu_run, NULL);
 }
 
 /* ---- norm: one instantiation per kind of p ---- */
-CPU_SIMPLE_REDUCTION(tensor_norm0_f32, float, float, float, cpu_store_f32)
-CPU_SIMPLE_REDUCTION(tensor_norm0_f64, double, double, double, cpu_store_f64)
-CPU_SIMPLE_REDUCTION(tensor_norm1_f32, float, float, float, cpu_store_f32)
-CPU_SIMPLE_REDUCTION(tensor_norm1_f64, double, double, double, cpu_store_f64)
-CPU_SIMPLE_REDUCTION(tensor_norm2_f32, float, float, float, cpu_store_f32)
-CPU_SIMPLE_REDUCTION(tensor_norm2_f64, double, double, double, cpu_store_f64)
-CPU_SIMPLE_REDUCTION(tensor_norminf_f32, float, float, float, cpu_store_f32)
-CPU_SIMPLE_REDUCTION(tensor_norminf_f64, double, double, double, cpu_store_f64)
-CPU_SIMPLE_REDUCTION(tensor_normninf_f32, float, float, float, cpu_store_f32)
-CPU_SIMPLE_REDUCTION(tensor_normninf_f64, double, double, double, cpu_store_f64)
+CPU_SIMPLE_REDUCTION(tensor_norm0_f32, float, float, float, tt_cpu_store_f32)
+CPU_SIMPLE_REDUCTION(tensor_norm0_f64, double, double, double, tt_cpu_store_f64)
+CPU_SIMPLE_REDUCTION(tensor_norm1_f32, float, float, float, tt_cpu_store_f32)
+CPU_SIMPLE_REDUCTION(tensor_norm1_f64, double, double, double, tt_cpu_store_f64)
+CPU_SIMPLE_REDUCTION(tensor_norm2_f32, float, float, float, tt_cpu_store_f32)
+CPU_SIMPLE_REDUCTION(tensor_norm2_f64, double, double, double, tt_cpu_store_f64)
+CPU_SIMPLE_REDUCTION(tensor_norminf_f32, float, float, float, tt_cpu_store_f32)
+CPU_SIMPLE_REDUCTION(tensor_norminf_f64, double, double, double, tt_cpu_store_f64)
+CPU_SIMPLE_REDUCTION(tensor_normninf_f32, float, float, float, tt_cpu_store_f32)
+CPU_SIMPLE_REDUCTION(tensor_normninf_f64, double, double, double, tt_cpu_store_f64)
 
 /* General p: the functor takes p (in the value type) from the context. */
 #define NORMP_ADAPTERS(SFX, T)                                                                     \
@@ -107,20 +107,20 @@ CPU_SIMPLE_REDUCTION(tensor_normninf_f64, double, double, double, cpu_store_f64)
         return tensor_normp_##SFX##_project(a, c->p_##SFX);                                       \
     }                                                                                              \
     CPU_REDUCTION(normp_##SFX, T, T, normp_##SFX##_id, normp_##SFX##_red, normp_##SFX##_comb,      \
-                  normp_##SFX##_proj, cpu_store_##SFX)
+                  normp_##SFX##_proj, tt_cpu_store_##SFX)
 NORMP_ADAPTERS(f32, float)
 NORMP_ADAPTERS(f64, double)
 
-tensor_status cpu_norm_kernel(tensor_iter_t *iter, const tensor_kernel_params *params) {
+tensor_status tt_cpu_norm_kernel(tensor_iter_t *iter, const tensor_kernel_params *params) {
     const double p = params ? params->p : 2.0;
-    if (p == 0.0) return cpu_run_by_output(iter, params, "norm", tensor_norm0_f32_cpu_run, tensor_norm0_f64_cpu_run, NULL);
-    if (p == 1.0) return cpu_run_by_output(iter, params, "norm", tensor_norm1_f32_cpu_run, tensor_norm1_f64_cpu_run, NULL);
-    if (p == 2.0) return cpu_run_by_output(iter, params, "norm", tensor_norm2_f32_cpu_run, tensor_norm2_f64_cpu_run, NULL);
+    if (p == 0.0) return tt_cpu_run_by_output(iter, params, "norm", tensor_norm0_f32_cpu_run, tensor_norm0_f64_cpu_run, NULL);
+    if (p == 1.0) return tt_cpu_run_by_output(iter, params, "norm", tensor_norm1_f32_cpu_run, tensor_norm1_f64_cpu_run, NULL);
+    if (p == 2.0) return tt_cpu_run_by_output(iter, params, "norm", tensor_norm2_f32_cpu_run, tensor_norm2_f64_cpu_run, NULL);
     if (p == INFINITY)
-        return cpu_run_by_output(iter, params, "norm", tensor_norminf_f32_cpu_run, tensor_norminf_f64_cpu_run, NULL);
+        return tt_cpu_run_by_output(iter, params, "norm", tensor_norminf_f32_cpu_run, tensor_norminf_f64_cpu_run, NULL);
     if (p == -INFINITY)
-        return cpu_run_by_output(iter, params, "norm", tensor_normninf_f32_cpu_run, tensor_normninf_f64_cpu_run, NULL);
-    return cpu_run_by_output(iter, params, "norm", normp_f32_run, normp_f64_run, NULL);
+        return tt_cpu_run_by_output(iter, params, "norm", tensor_normninf_f32_cpu_run, tensor_normninf_f64_cpu_run, NULL);
+    return tt_cpu_run_by_output(iter, params, "norm", normp_f32_run, normp_f64_run, NULL);
 }
 
 /* ---- var / std / var_mean / std_mean: Welford, two outputs (var or std, mean) ---- */
@@ -151,7 +151,7 @@ tensor_status cpu_norm_kernel(tensor_iter_t *iter, const tensor_kernel_params *p
     CPU_DEFINE_REDUCE_LOOP(welford_##SFX##_loop, tensor_welford_##SFX, T, welford_##SFX##_id,      \
                            welford_##SFX##_red, welford_##SFX##_comb)                              \
     CPU_DEFINE_PROJECT2(welford_##SFX##_project, tensor_welford_##SFX, welford_##SFX##_var,        \
-                        cpu_store_##SFX, welford_##SFX##_mean, cpu_store_##SFX)                    \
+                        tt_cpu_store_##SFX, welford_##SFX##_mean, tt_cpu_store_##SFX)                    \
     CPU_DEFINE_RUN(welford_##SFX, tensor_welford_##SFX)
 WELFORD_ADAPTERS(f64, double)
 
@@ -159,12 +159,12 @@ WELFORD_ADAPTERS(f64, double)
  * accumulator is double): var(1e7 + arange(10)) in float32 is then 9.1666670, the correctly
  * rounded value, where a float32 Welford gives 9.2222 and PyTorch's two-pass CPU path 9.4444.
  * (ops/functors/welford.h keeps its f32 variant for a backend that wants float32.) */
-tensor_status cpu_var_mean_kernel(tensor_iter_t *iter, const tensor_kernel_params *params) {
+tensor_status tt_cpu_var_mean_kernel(tensor_iter_t *iter, const tensor_kernel_params *params) {
     static const tensor_kernel_params defaults = {.p = 0.0, .correction = 1.0, .take_sqrt = 0, .factor = 0.0};
     if (iter == NULL || iter->num_outputs != 2 || iter->num_operands != 3)
         return tensor_error(TENSOR_ERR_INTERNAL, "cpu var_mean kernel: expected 2 outputs and 1 input");
     cpu_reduce_ctx ctx;
-    cpu_ctx_init(&ctx, iter, params ? params : &defaults, CPU_VAL_F64, iter->operands[0].dtype);
+    tt_cpu_ctx_init(&ctx, iter, params ? params : &defaults, CPU_VAL_F64, iter->operands[0].dtype);
     if (ctx.cvt == NULL) return tensor_error(TENSOR_ERR_DTYPE, "%s: var_mean got an unknown dtype", iter->name);
     return welford_f64_run(iter, &ctx);
 }
@@ -199,8 +199,8 @@ tensor_status cpu_var_mean_kernel(tensor_iter_t *iter, const tensor_kernel_param
     CPU_DEFINE_INIT_COMBINE(OP##_##SFX, tensor_validx_##SFX, OP##_##SFX##_id, OP##_##SFX##_comb)   \
     CPU_DEFINE_REDUCE_LOOP(OP##_##SFX##_loop, tensor_validx_##SFX, T, OP##_##SFX##_id,             \
                            OP##_##SFX##_red, OP##_##SFX##_comb)                                   \
-    CPU_DEFINE_PROJECT2(OP##_##SFX##_project, tensor_validx_##SFX, OP##_##SFX##_val, cpu_store_##SFX, \
-                        OP##_##SFX##_idx, cpu_store_i64)                                           \
+    CPU_DEFINE_PROJECT2(OP##_##SFX##_project, tensor_validx_##SFX, OP##_##SFX##_val, tt_cpu_store_##SFX, \
+                        OP##_##SFX##_idx, tt_cpu_store_i64)                                           \
     CPU_DEFINE_RUN(OP##_##SFX, tensor_validx_##SFX)
 VALIDX_ADAPTERS(max, f32, float)
 VALIDX_ADAPTERS(max, f64, double)
@@ -209,31 +209,31 @@ VALIDX_ADAPTERS(min, f32, float)
 VALIDX_ADAPTERS(min, f64, double)
 VALIDX_ADAPTERS(min, i64, int64_t)
 
-tensor_status cpu_max_dim_kernel(tensor_iter_t *iter, const tensor_kernel_params *params) {
+tensor_status tt_cpu_max_dim_kernel(tensor_iter_t *iter, const tensor_kernel_params *params) {
     if (iter != NULL && iter->num_outputs != 2)
         return tensor_error(TENSOR_ERR_INTERNAL, "cpu max kernel: expected 2 outputs, got %d", iter->num_outputs);
-    return cpu_run_by_input(iter, params, "max", max_f32_run, max_f64_run, max_i64_run);
+    return tt_cpu_run_by_input(iter, params, "max", max_f32_run, max_f64_run, max_i64_run);
 }
 
-tensor_status cpu_min_dim_kernel(tensor_iter_t *iter, const tensor_kernel_params *params) {
+tensor_status tt_cpu_min_dim_kernel(tensor_iter_t *iter, const tensor_kernel_params *params) {
     if (iter != NULL && iter->num_outputs != 2)
         return tensor_error(TENSOR_ERR_INTERNAL, "cpu min kernel: expected 2 outputs, got %d", iter->num_outputs);
-    return cpu_run_by_input(iter, params, "min", min_f32_run, min_f64_run, min_i64_run);
+    return tt_cpu_run_by_input(iter, params, "min", min_f32_run, min_f64_run, min_i64_run);
 }
 
-CPU_SIMPLE_REDUCTION(tensor_argmax_f32, tensor_validx_f32, float, int64_t, cpu_store_i64)
-CPU_SIMPLE_REDUCTION(tensor_argmax_f64, tensor_validx_f64, double, int64_t, cpu_store_i64)
-CPU_SIMPLE_REDUCTION(tensor_argmax_i64, tensor_validx_i64, int64_t, int64_t, cpu_store_i64)
-CPU_SIMPLE_REDUCTION(tensor_argmin_f32, tensor_validx_f32, float, int64_t, cpu_store_i64)
-CPU_SIMPLE_REDUCTION(tensor_argmin_f64, tensor_validx_f64, double, int64_t, cpu_store_i64)
-CPU_SIMPLE_REDUCTION(tensor_argmin_i64, tensor_validx_i64, int64_t, int64_t, cpu_store_i64)
+CPU_SIMPLE_REDUCTION(tensor_argmax_f32, tensor_validx_f32, float, int64_t, tt_cpu_store_i64)
+CPU_SIMPLE_REDUCTION(tensor_argmax_f64, tensor_validx_f64, double, int64_t, tt_cpu_store_i64)
+CPU_SIMPLE_REDUCTION(tensor_argmax_i64, tensor_validx_i64, int64_t, int64_t, tt_cpu_store_i64)
+CPU_SIMPLE_REDUCTION(tensor_argmin_f32, tensor_validx_f32, float, int64_t, tt_cpu_store_i64)
+CPU_SIMPLE_REDUCTION(tensor_argmin_f64, tensor_validx_f64, double, int64_t, tt_cpu_store_i64)
+CPU_SIMPLE_REDUCTION(tensor_argmin_i64, tensor_validx_i64, int64_t, int64_t, tt_cpu_store_i64)
 
-tensor_status cpu_argmax_kernel(tensor_iter_t *iter, const tensor_kernel_params *params) {
-    return cpu_run_by_input(iter, params, "argmax", tensor_argmax_f32_cpu_run, tensor_argmax_f64_cpu_run,
+tensor_status tt_cpu_argmax_kernel(tensor_iter_t *iter, const tensor_kernel_params *params) {
+    return tt_cpu_run_by_input(iter, params, "argmax", tensor_argmax_f32_cpu_run, tensor_argmax_f64_cpu_run,
                             tensor_argmax_i64_cpu_run);
 }
 
-tensor_status cpu_argmin_kernel(tensor_iter_t *iter, const tensor_kernel_params *params) {
-    return cpu_run_by_input(iter, params, "argmin", tensor_argmin_f32_cpu_run, tensor_argmin_f64_cpu_run,
+tensor_status tt_cpu_argmin_kernel(tensor_iter_t *iter, const tensor_kernel_params *params) {
+    return tt_cpu_run_by_input(iter, params, "argmin", tensor_argmin_f32_cpu_run, tensor_argmin_f64_cpu_run,
                             tensor_argmin_i64_cpu_run);
 }

@@ -207,7 +207,7 @@ static inline float ld_bf16(uint16_t v) { return cpu_bf16_to_f32(v); }
 #define SUMT_ATTR __attribute__((target("avx2")))
 #define SUMT_LANES 32
 #define SUMT_NANSKIP 0
-#define SUMT_BLOCKS(x, nb, p) cpu_sum_bf16_blocks((x), (nb), false, (p), true)
+#define SUMT_BLOCKS(x, nb, p) tt_cpu_sum_bf16_blocks((x), (nb), false, (p), true)
 #include "cpu/sum_tmpl.h"
 #define SUMT_FN(x) x##_f32_bf16x_nan
 #define SUMT_T float
@@ -221,7 +221,7 @@ static inline float ld_bf16(uint16_t v) { return cpu_bf16_to_f32(v); }
 #define SUMT_ATTR __attribute__((target("avx2")))
 #define SUMT_LANES 32
 #define SUMT_NANSKIP 1
-#define SUMT_BLOCKS(x, nb, p) cpu_sum_bf16_blocks((x), (nb), true, (p), true)
+#define SUMT_BLOCKS(x, nb, p) tt_cpu_sum_bf16_blocks((x), (nb), true, (p), true)
 #include "cpu/sum_tmpl.h"
 #else
 #define CPU_SUM_HAVE_F16C 0
@@ -253,7 +253,7 @@ static inline float ld_bf16(uint16_t v) { return cpu_bf16_to_f32(v); }
     static void NAME(const char *x, int64_t stride, int64_t n, int64_t nrows, char *acc, int64_t acc_stride) { \
         int64_t done = 0;                                                                          \
         if (acc_stride == (int64_t)sizeof(cpu_sum_acc_f32))                                        \
-            done = cpu_sum_short_f32_avx2(x, stride, n, nrows, (float *)(void *)acc, NANSKIP);     \
+            done = tt_cpu_sum_short_f32_avx2(x, stride, n, nrows, (float *)(void *)acc, NANSKIP);     \
         if (done < nrows) TMPL(x + done * stride, stride, n, nrows - done, acc + done * acc_stride, acc_stride); \
     }
 DEF_SHORT_SIMD(rows_short_f32_simd, rows_short_f32_f32, false)
@@ -265,7 +265,7 @@ DEF_SHORT_SIMD(rows_short_f32_simd_nan, rows_short_f32_f32_nan, true)
     static void NAME(const char *in, int64_t row_stride, int64_t size0, int64_t ncols, char *acc, \
                      int64_t acc_stride, int64_t index0, bool count) {                             \
         if (count || acc_stride != (int64_t)sizeof(cpu_sum_acc_f32) ||                            \
-            !cpu_sum_outer_avx2(ELEM, NANSKIP, in, row_stride, size0, ncols, (float *)(void *)acc, index0)) \
+            !tt_cpu_sum_outer_avx2(ELEM, NANSKIP, in, row_stride, size0, ncols, (float *)(void *)acc, index0)) \
             TMPL(in, row_stride, size0, ncols, acc, acc_stride, index0, count);                   \
     }
 DEF_OUTER_SIMD(outer_f32_simd, outer_f32_f32, CPU_SUM_ELEM_F32, false)
@@ -461,7 +461,7 @@ ROW_ADAPT(f64_f64_nan, f64, double)
                               void *vctx) {                                                        \
         const sum_ctx *ctx = (const sum_ctx *)vctx;                                                \
         const tensor_dtype dt = ctx->base.out_dtype[0];                                            \
-        if ((ctx->mode == MODE_SUM || ctx->mode == MODE_NANSUM) && dt == NATIVE_DT) { /* a plain store (cpu_store_##SFX's case) */ \
+        if ((ctx->mode == MODE_SUM || ctx->mode == MODE_NANSUM) && dt == NATIVE_DT) { /* a plain store (tt_cpu_store_##SFX's case) */ \
             if (strides[0] == (int64_t)sizeof(T) && strides[1] == (int64_t)sizeof(cpu_sum_acc_##SFX)) { \
                 /* dense: value_##SFX as a select, so that the loop vectorises */                 \
                 for (int64_t j = 0; j < size1; j++) {                                              \
@@ -489,7 +489,7 @@ ROW_ADAPT(f64_f64_nan, f64, double)
                 T v = value_##SFX(a);                                                              \
                 if (ctx->mode == MODE_MEAN) v = tensor_mean_##SFX##_project(v, ctx->base.count);   \
                 else if (ctx->mode == MODE_NANMEAN) v = v / (T)((const cpu_nanmean_acc_##SFX *)a)->n;  \
-                cpu_store_##SFX(dt, data[0] + i * strides[0] + j * strides[2], v);                 \
+                tt_cpu_store_##SFX(dt, data[0] + i * strides[0] + j * strides[2], v);                 \
             }                                                                                      \
     }                                                                                              \
     static tensor_status run_##SFX(const tensor_iter_t *iter, sum_ctx *ctx) {                      \
@@ -523,8 +523,8 @@ DEF_INT_ROW(irow_i16, int16_t)
 DEF_INT_ROW(irow_i32, int32_t)
 DEF_INT_ROW(irow_i64, int64_t)
 
-static uint64_t irow_i8_simd(const char *p, int64_t n) { return cpu_sum_bytes_avx2(p, n, true); }
-static uint64_t irow_u8_simd(const char *p, int64_t n) { return cpu_sum_bytes_avx2(p, n, false); }
+static uint64_t irow_i8_simd(const char *p, int64_t n) { return tt_cpu_sum_bytes_avx2(p, n, true); }
+static uint64_t irow_u8_simd(const char *p, int64_t n) { return tt_cpu_sum_bytes_avx2(p, n, false); }
 
 /* An outer block: acc[j] += row[j] for every row (acc dense int64 when acc_stride == 8). */
 #define DEF_INT_OUTER(NAME, ELEM)                                                                  \
@@ -607,7 +607,7 @@ static void project_i64(char **data, const int64_t *strides, int64_t size0, int6
     const tensor_dtype dt = ctx->base.out_dtype[0];
     for (int64_t j = 0; j < size1; j++)
         for (int64_t i = 0; i < size0; i++)
-            cpu_store_i64(dt, data[0] + i * strides[0] + j * strides[2],
+            tt_cpu_store_i64(dt, data[0] + i * strides[0] + j * strides[2],
                           tensor_sum_i64_project(*(const int64_t *)(data[1] + i * strides[1] + j * strides[3])));
 }
 
@@ -650,7 +650,7 @@ static void short_direct_rows(const sum_ctx *ctx, const char *x, int64_t stride,
         /* rows before out + j is 32-byte aligned (stream), or fewer than 8 left */
         int64_t m = stream ? (int64_t)((32 - ((uintptr_t)(out + j) & 31)) & 31) / 4 : 0;
         if (m == 0 && j1 - j >= 8) {
-            const int64_t done = cpu_sum_short_f32_out_avx2(x + j * stride, stride, n, j1 - j, out + j,
+            const int64_t done = tt_cpu_sum_short_f32_out_avx2(x + j * stride, stride, n, j1 - j, out + j,
                                                             ctx->nanskip, stream);
             j += done;
             if (done > 0) continue;
@@ -668,7 +668,7 @@ static void short_direct_rows(const sum_ctx *ctx, const char *x, int64_t stride,
 static bool sum_short_direct(const tensor_iter_t *iter, const sum_ctx *ctx) {
     if ((ctx->mode != MODE_SUM && ctx->mode != MODE_NANSUM) || iter->ndim != 2 ||
         tensor_iter_num_reduce_dims(iter) != 1 || iter->operands[0].dtype != TENSOR_FLOAT32 ||
-        iter->operands[1].dtype != TENSOR_FLOAT32 || !cpu_sum_simd_avx2())
+        iter->operands[1].dtype != TENSOR_FLOAT32 || !tt_cpu_sum_simd_avx2())
         return false;
     const int64_t n = iter->shape[0], nrows = iter->shape[1];
     const int64_t *is = iter->operands[1].strides, *os = iter->operands[0].strides;
@@ -698,7 +698,7 @@ static bool sum_short_direct(const tensor_iter_t *iter, const sum_ctx *ctx) {
 /* ---- the kernels ---- */
 
 #if CPU_SUM_HAVE_F16C
-static bool have_f16c(void) { return cpu_sum_simd_f16c(); /* cpu/sum_outer_avx2.c */ }
+static bool have_f16c(void) { return tt_cpu_sum_simd_f16c(); /* cpu/sum_outer_avx2.c */ }
 #endif
 
 static tensor_status sum_family(tensor_iter_t *iter, const tensor_kernel_params *params, sum_mode mode,
@@ -708,8 +708,8 @@ static tensor_status sum_family(tensor_iter_t *iter, const tensor_kernel_params 
     sum_ctx ctx;
     memset(&ctx, 0, sizeof ctx);
     const tensor_dtype in = iter->operands[1].dtype, out = iter->operands[0].dtype;
-    const cpu_val_kind val = cpu_val_kind_of(out);
-    cpu_ctx_init(&ctx.base, iter, params, val, out);
+    const cpu_val_kind val = tt_cpu_val_kind_of(out);
+    tt_cpu_ctx_init(&ctx.base, iter, params, val, out);
     if (ctx.base.cvt == NULL) return tensor_error(TENSOR_ERR_DTYPE, "%s: %s got an unknown dtype", iter->name, op);
     ctx.mode = mode;
     ctx.nanskip = (mode == MODE_NANSUM || mode == MODE_NANMEAN) && val != CPU_VAL_I64;
@@ -718,15 +718,15 @@ static tensor_status sum_family(tensor_iter_t *iter, const tensor_kernel_params 
     if ((mode == MODE_MEAN || mode == MODE_NANMEAN) && val == CPU_VAL_I64)
         return tensor_error(TENSOR_ERR_DTYPE, "%s: %s needs a floating output dtype, got %s", iter->name, op,
                             tensor_dtype_name(out));
-    const bool plain = cpu_converter_is_plain(in, val, out);
+    const bool plain = tt_cpu_converter_is_plain(in, val, out);
     switch (val) {
     case CPU_VAL_F32:
         if (plain && in == TENSOR_FLOAT32) {
             ctx.row_f32 = ctx.nanskip ? f32_f32_nan_rowv : f32_f32_rowv;
             ctx.outer_f32 = ctx.nanskip ? outer_f32_f32_nan : outer_f32_f32;
             ctx.short_f32 = ctx.nanskip ? rows_short_f32_f32_nan : rows_short_f32_f32;
-            if (cpu_sum_simd_avx2()) ctx.short_f32 = ctx.nanskip ? rows_short_f32_simd_nan : rows_short_f32_simd;
-            if (cpu_sum_simd_f16c()) ctx.outer_f32 = ctx.nanskip ? outer_f32_simd_nan : outer_f32_simd;
+            if (tt_cpu_sum_simd_avx2()) ctx.short_f32 = ctx.nanskip ? rows_short_f32_simd_nan : rows_short_f32_simd;
+            if (tt_cpu_sum_simd_f16c()) ctx.outer_f32 = ctx.nanskip ? outer_f32_simd_nan : outer_f32_simd;
             if (sum_short_direct(iter, &ctx)) return TENSOR_OK;
         } else if (plain && in == TENSOR_FLOAT16) {
             ctx.row_f32 = ctx.nanskip ? f32_f16_nan_rowv : f32_f16_rowv;
@@ -738,14 +738,14 @@ static tensor_status sum_family(tensor_iter_t *iter, const tensor_kernel_params 
                 ctx.outer_f32 = ctx.nanskip ? outer_f32_f16c_nan : outer_f32_f16c;
                 ctx.short_f32 = ctx.nanskip ? rows_short_f32_f16c_nan : rows_short_f32_f16c;
             }
-            if (cpu_sum_simd_f16c()) ctx.outer_f32 = ctx.nanskip ? outer_f16_simd_nan : outer_f16_simd;
+            if (tt_cpu_sum_simd_f16c()) ctx.outer_f32 = ctx.nanskip ? outer_f16_simd_nan : outer_f16_simd;
 #endif
         } else if (plain && in == TENSOR_BFLOAT16) {
             ctx.row_f32 = ctx.nanskip ? f32_bf16_nan_rowv : f32_bf16_rowv;
             ctx.outer_f32 = ctx.nanskip ? outer_f32_bf16_nan : outer_f32_bf16;
             ctx.short_f32 = ctx.nanskip ? rows_short_f32_bf16_nan : rows_short_f32_bf16;
 #if CPU_SUM_HAVE_F16C
-            if (cpu_sum_simd_f16c()) { /* AVX2 (and F16C, which the outer kernel checks with it) */
+            if (tt_cpu_sum_simd_f16c()) { /* AVX2 (and F16C, which the outer kernel checks with it) */
                 ctx.row_f32 = ctx.nanskip ? f32_bf16x_nan_rowv : f32_bf16x_rowv;
                 ctx.outer_f32 = ctx.nanskip ? outer_bf16_simd_nan : outer_bf16_simd;
                 ctx.short_f32 = ctx.nanskip ? rows_short_f32_bf16x_nan : rows_short_f32_bf16x;
@@ -765,11 +765,11 @@ static tensor_status sum_family(tensor_iter_t *iter, const tensor_kernel_params 
             switch (in) {
             case TENSOR_BOOL:
             case TENSOR_UINT8: /* bool: the bytes are 0 or 1 */
-                ctx.row_i64 = cpu_sum_simd_avx2() ? irow_u8_simd : irow_u8;
+                ctx.row_i64 = tt_cpu_sum_simd_avx2() ? irow_u8_simd : irow_u8;
                 ctx.outer_i64 = iouter_u8;
                 break;
             case TENSOR_INT8:
-                ctx.row_i64 = cpu_sum_simd_avx2() ? irow_i8_simd : irow_i8;
+                ctx.row_i64 = tt_cpu_sum_simd_avx2() ? irow_i8_simd : irow_i8;
                 ctx.outer_i64 = iouter_i8;
                 break;
             case TENSOR_INT16: ctx.row_i64 = irow_i16; ctx.outer_i64 = iouter_i16; break;
@@ -783,18 +783,18 @@ static tensor_status sum_family(tensor_iter_t *iter, const tensor_kernel_params 
     return tensor_error(TENSOR_ERR_INTERNAL, "%s: %s: bad value kind", iter->name, op);
 }
 
-tensor_status cpu_sum_kernel(tensor_iter_t *iter, const tensor_kernel_params *params) {
+tensor_status tt_cpu_sum_kernel(tensor_iter_t *iter, const tensor_kernel_params *params) {
     return sum_family(iter, params, MODE_SUM, "sum");
 }
 
-tensor_status cpu_nansum_kernel(tensor_iter_t *iter, const tensor_kernel_params *params) {
+tensor_status tt_cpu_nansum_kernel(tensor_iter_t *iter, const tensor_kernel_params *params) {
     return sum_family(iter, params, MODE_NANSUM, "nansum");
 }
 
-tensor_status cpu_mean_kernel(tensor_iter_t *iter, const tensor_kernel_params *params) {
+tensor_status tt_cpu_mean_kernel(tensor_iter_t *iter, const tensor_kernel_params *params) {
     return sum_family(iter, params, MODE_MEAN, "mean");
 }
 
-tensor_status cpu_nanmean_kernel(tensor_iter_t *iter, const tensor_kernel_params *params) {
+tensor_status tt_cpu_nanmean_kernel(tensor_iter_t *iter, const tensor_kernel_params *params) {
     return sum_family(iter, params, MODE_NANMEAN, "nanmean");
 }

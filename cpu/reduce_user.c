@@ -79,26 +79,26 @@ static void user_project(char **data, const int64_t *strides, int64_t size0, int
             case TENSOR_REDUCTION_F32: {
                 float x;
                 memcpy(&x, v, sizeof x);
-                cpu_store_f32(c->out_dtype, out, x);
+                tt_cpu_store_f32(c->out_dtype, out, x);
                 break;
             }
             case TENSOR_REDUCTION_F64: {
                 double x;
                 memcpy(&x, v, sizeof x);
-                cpu_store_f64(c->out_dtype, out, x);
+                tt_cpu_store_f64(c->out_dtype, out, x);
                 break;
             }
             default: {
                 int64_t x;
                 memcpy(&x, v, sizeof x);
-                cpu_store_i64(c->out_dtype, out, x);
+                tt_cpu_store_i64(c->out_dtype, out, x);
                 break;
             }
             }
         }
 }
 
-tensor_status cpu_user_reduce_kernel(struct tensor_iter *iter, const tensor_kernel_params *params) {
+tensor_status tt_cpu_user_reduce_kernel(struct tensor_iter *iter, const tensor_kernel_params *params) {
     static const char func[] = "tensor_reduce (CPU)";
     if (iter == NULL || params == NULL || params->reduction == NULL)
         return tensor_error(TENSOR_ERR_INVALID_ARGUMENT, "%s: argument '%s' is NULL", func,
@@ -113,8 +113,8 @@ tensor_status cpu_user_reduce_kernel(struct tensor_iter *iter, const tensor_kern
     user_ctx c = {call, nin, (call->acc_size + 15) / 16 * 16, sizes[call->value], {NULL}, {false}, tensor_iter_dtype(iter, 0)};
     for (int k = 0; k < nin; k++) {
         const tensor_dtype in = tensor_iter_dtype(iter, 1 + k);
-        c.cvt[k] = cpu_converter(in, kinds[call->value], c.out_dtype);
-        c.plain[k] = cpu_converter_is_plain(in, kinds[call->value], c.out_dtype) && tensor_dtype_size(in) == c.val_size;
+        c.cvt[k] = tt_cpu_converter(in, kinds[call->value], c.out_dtype);
+        c.plain[k] = tt_cpu_converter_is_plain(in, kinds[call->value], c.out_dtype) && tensor_dtype_size(in) == c.val_size;
         if (c.cvt[k] == NULL)
             return tensor_error(TENSOR_ERR_DTYPE, "%s: '%s' cannot load input %d of dtype %s", func, call->name, k,
                                 tensor_dtype_name(tensor_iter_dtype(iter, 1 + k)));

@@ -123,16 +123,16 @@ T256 static void run256(const uint16_t *x, int64_t nb, bool nanskip, float *p) {
     else run256_(x, nb, p, false);
 }
 
-bool cpu_sum_bf16_blocks(const uint16_t *x, int64_t nb, bool nanskip, float *p, bool avx512) {
+bool tt_cpu_sum_bf16_blocks(const uint16_t *x, int64_t nb, bool nanskip, float *p, bool avx512) {
     if (avx512 && have_avx512bw()) run512(x, nb, nanskip, p);
-    else if (cpu_sum_simd_avx2()) run256(x, nb, nanskip, p);
+    else if (tt_cpu_sum_simd_avx2()) run256(x, nb, nanskip, p);
     else return false;
     return true;
 }
 
 #else
 
-bool cpu_sum_bf16_blocks(const uint16_t *x, int64_t nb, bool nanskip, float *p, bool avx512) {
+bool tt_cpu_sum_bf16_blocks(const uint16_t *x, int64_t nb, bool nanskip, float *p, bool avx512) {
     (void)x, (void)nb, (void)nanskip, (void)p, (void)avx512;
     return false;
 }

@@ -10,7 +10,7 @@
 #if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
 #include <immintrin.h>
 
-__attribute__((target("avx2"))) uint64_t cpu_sum_bytes_avx2(const void *p, int64_t n, bool is_signed) {
+__attribute__((target("avx2"))) uint64_t tt_cpu_sum_bytes_avx2(const void *p, int64_t n, bool is_signed) {
     const unsigned char *x = p;
     const __m256i zero = _mm256_setzero_si256();
     const __m256i flip = _mm256_set1_epi8(is_signed ? (char)0x80 : 0);
@@ -39,8 +39,8 @@ __attribute__((target("avx2"))) uint64_t cpu_sum_bytes_avx2(const void *p, int64
 
 #else
 
-uint64_t cpu_sum_bytes_avx2(const void *p, int64_t n, bool is_signed) {
-    /* not called without AVX2 (cpu_sum_simd_avx2() is false); a plain loop for safety */
+uint64_t tt_cpu_sum_bytes_avx2(const void *p, int64_t n, bool is_signed) {
+    /* not called without AVX2 (tt_cpu_sum_simd_avx2() is false); a plain loop for safety */
     uint64_t total = 0;
     for (int64_t k = 0; k < n; k++)
         total += is_signed ? (uint64_t)(int64_t)((const signed char *)p)[k] : ((const unsigned char *)p)[k];

@@ -25,7 +25,7 @@
  * 64-float rows 1.8x faster). */
 #define MAX_ROW_BYTES 1024
 
-bool cpu_sum_simd_f16c(void) {
+bool tt_cpu_sum_simd_f16c(void) {
     static int have = -1; /* benign race: every thread computes the same value */
     if (have < 0) {
         __builtin_cpu_init();
@@ -214,9 +214,9 @@ ATTR INLINE void outer_impl(const char *in, int64_t row_stride, int64_t size0, i
     }
 }
 
-ATTR bool cpu_sum_outer_avx2(cpu_sum_elem e, bool nanskip, const char *in, int64_t row_stride, int64_t size0,
+ATTR bool tt_cpu_sum_outer_avx2(cpu_sum_elem e, bool nanskip, const char *in, int64_t row_stride, int64_t size0,
                              int64_t ncols, float *acc, int64_t index0) {
-    if (!cpu_sum_simd_f16c() || row_stride > MAX_ROW_BYTES || row_stride < -MAX_ROW_BYTES) return false;
+    if (!tt_cpu_sum_simd_f16c() || row_stride > MAX_ROW_BYTES || row_stride < -MAX_ROW_BYTES) return false;
 #define CASE(E)                                                                                    \
     case E:                                                                                        \
         if (nanskip) outer_impl(in, row_stride, size0, ncols, acc, index0, E, true);               \
@@ -233,9 +233,9 @@ ATTR bool cpu_sum_outer_avx2(cpu_sum_elem e, bool nanskip, const char *in, int64
 
 #else
 
-bool cpu_sum_simd_f16c(void) { return false; }
+bool tt_cpu_sum_simd_f16c(void) { return false; }
 
-bool cpu_sum_outer_avx2(cpu_sum_elem e, bool nanskip, const char *in, int64_t row_stride, int64_t size0,
+bool tt_cpu_sum_outer_avx2(cpu_sum_elem e, bool nanskip, const char *in, int64_t row_stride, int64_t size0,
                         int64_t ncols, float *acc, int64_t index0) {
     (void)e, (void)nanskip, (void)in, (void)row_stride, (void)size0, (void)ncols, (void)acc, (void)index0;
     return false;

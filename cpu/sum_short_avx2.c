@@ -16,7 +16,7 @@
 #if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
 #include <immintrin.h>
 
-bool cpu_sum_simd_avx2(void) {
+bool tt_cpu_sum_simd_avx2(void) {
     static int have = -1; /* benign race: every thread computes the same value */
     if (have < 0) {
         __builtin_cpu_init();
@@ -150,16 +150,16 @@ ATTR static inline __attribute__((always_inline)) int64_t short_nv(const char *x
         }                                                                                          \
     } while (0)
 
-ATTR int64_t cpu_sum_short_f32_avx2(const char *x, int64_t stride, int64_t n, int64_t nrows, float *acc,
+ATTR int64_t tt_cpu_sum_short_f32_avx2(const char *x, int64_t stride, int64_t n, int64_t nrows, float *acc,
                                     bool nanskip) {
-    if (n < 1 || n > 32 || !cpu_sum_simd_avx2()) return 0;
+    if (n < 1 || n > 32 || !tt_cpu_sum_simd_avx2()) return 0;
     const int nv = (int)((n + 7) / 8);
     SHORT_SWITCH(acc, NULL, false);
 }
 
-ATTR int64_t cpu_sum_short_f32_out_avx2(const char *x, int64_t stride, int64_t n, int64_t nrows, float *out,
+ATTR int64_t tt_cpu_sum_short_f32_out_avx2(const char *x, int64_t stride, int64_t n, int64_t nrows, float *out,
                                         bool nanskip, bool stream) {
-    if (n < 1 || n > 32 || !cpu_sum_simd_avx2()) return 0;
+    if (n < 1 || n > 32 || !tt_cpu_sum_simd_avx2()) return 0;
     const int nv = (int)((n + 7) / 8);
     if (stream && ((uintptr_t)out & 31) == 0) SHORT_SWITCH(NULL, out, true);
     SHORT_SWITCH(NULL, out, false);
@@ -167,14 +167,14 @@ ATTR int64_t cpu_sum_short_f32_out_avx2(const char *x, int64_t stride, int64_t n
 
 #else
 
-bool cpu_sum_simd_avx2(void) { return false; }
+bool tt_cpu_sum_simd_avx2(void) { return false; }
 
-int64_t cpu_sum_short_f32_avx2(const char *x, int64_t stride, int64_t n, int64_t nrows, float *acc, bool nanskip) {
+int64_t tt_cpu_sum_short_f32_avx2(const char *x, int64_t stride, int64_t n, int64_t nrows, float *acc, bool nanskip) {
     (void)x, (void)stride, (void)n, (void)nrows, (void)acc, (void)nanskip;
     return 0;
 }
 
-int64_t cpu_sum_short_f32_out_avx2(const char *x, int64_t stride, int64_t n, int64_t nrows, float *out,
+int64_t tt_cpu_sum_short_f32_out_avx2(const char *x, int64_t stride, int64_t n, int64_t nrows, float *out,
                                    bool nanskip, bool stream) {
     (void)x, (void)stride, (void)n, (void)nrows, (void)out, (void)nanskip, (void)stream;
     return 0;

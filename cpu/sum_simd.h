@@ -2,7 +2,7 @@
  * where the compiler's vectorisation of cpu/sum_tmpl.h falls short. Each gives the same bits
  * as the template code it replaces (tests/cpu checks them against the strided tile paths,
  * which share the template's arithmetic); only the order of independent work changes.
- * Available on x86-64 GCC/Clang with AVX2 at run time (cpu_sum_simd_avx2()); elsewhere the
+ * Available on x86-64 GCC/Clang with AVX2 at run time (tt_cpu_sum_simd_avx2()); elsewhere the
  * functions exist but handle nothing (they return 0), and the callers fall back. */
 #ifndef TENSOR_CPU_SUM_SIMD_H
 #define TENSOR_CPU_SUM_SIMD_H
@@ -11,8 +11,8 @@
 #include <stdint.h>
 
 /* true when the CPU runs AVX2 (checked once); _f16c: AVX2 and F16C. */
-bool cpu_sum_simd_avx2(void);
-bool cpu_sum_simd_f16c(void);
+bool tt_cpu_sum_simd_avx2(void);
+bool tt_cpu_sum_simd_f16c(void);
 
 /* Element types of the float32-accumulating fast paths. */
 typedef enum cpu_sum_elem { CPU_SUM_ELEM_F32, CPU_SUM_ELEM_F16, CPU_SUM_ELEM_BF16 } cpu_sum_elem;
@@ -24,13 +24,13 @@ typedef enum cpu_sum_elem { CPU_SUM_ELEM_F32, CPU_SUM_ELEM_F16, CPU_SUM_ELEM_BF1
  * short_n: lanes 0 .. n hold the elements (NaN as 0 when nanskip), the lanes up to 8, 16 or
  * 32 zeros, the pairwise tree, one TwoSum fold. Handles the rows in groups of 8 and returns
  * how many it did (a multiple of 8; 0 without AVX2): the caller folds the rest. */
-int64_t cpu_sum_short_f32_avx2(const char *x, int64_t stride, int64_t n, int64_t nrows, float *acc, bool nanskip);
+int64_t tt_cpu_sum_short_f32_avx2(const char *x, int64_t stride, int64_t n, int64_t nrows, float *acc, bool nanskip);
 
 /* The same rows summed straight into a float32 output (each row one output, out[j] its final
  * value: the value the accumulator path above projects to, bitwise), no accumulators.
  * stream: non-temporal stores where out is 32-byte aligned (large outputs: no read for
- * ownership, no cache pollution). Returns the rows done, as cpu_sum_short_f32_avx2. */
-int64_t cpu_sum_short_f32_out_avx2(const char *x, int64_t stride, int64_t n, int64_t nrows, float *out,
+ * ownership, no cache pollution). Returns the rows done, as tt_cpu_sum_short_f32_avx2. */
+int64_t tt_cpu_sum_short_f32_out_avx2(const char *x, int64_t stride, int64_t n, int64_t nrows, float *out,
                                    bool nanskip, bool stream);
 
 /* An outer block of float32 / float16 / bfloat16 elements (cpu/sum_outer_avx2.c): size0
@@ -39,7 +39,7 @@ int64_t cpu_sum_short_f32_out_avx2(const char *x, int64_t stride, int64_t n, int
  * The arithmetic of sum_tmpl.h's outer (groups of 16 anchored rows summed in row order,
  * one TwoSum fold per group and column). Returns false, doing nothing, without AVX2 and
  * F16C or for rows more than 1024 bytes apart (the template is faster there). */
-bool cpu_sum_outer_avx2(cpu_sum_elem e, bool nanskip, const char *in, int64_t row_stride, int64_t size0,
+bool tt_cpu_sum_outer_avx2(cpu_sum_elem e, bool nanskip, const char *in, int64_t row_stride, int64_t size0,
                         int64_t ncols, float *acc, int64_t index0);
 
 /* The partial sums p[0 .. nb) of nb full blocks of bfloat16 at x (block i: the 2048 elements
@@ -47,10 +47,10 @@ bool cpu_sum_outer_avx2(cpu_sum_elem e, bool nanskip, const char *in, int64_t ro
  * sum_tmpl.h's block() of that block, bitwise (32 lanes, NaN as 0 when nanskip, the
  * pairwise tree). avx512: use AVX-512 where the CPU has it (false: AVX2 only; tests run
  * both). Returns false, doing nothing, without AVX2. */
-bool cpu_sum_bf16_blocks(const uint16_t *x, int64_t nb, bool nanskip, float *p, bool avx512);
+bool tt_cpu_sum_bf16_blocks(const uint16_t *x, int64_t nb, bool nanskip, float *p, bool avx512);
 
 /* The sum of n contiguous int8 (is_signed) or uint8 / bool bytes, modulo 2^64
- * (cpu/sum_int8_avx2.c). Call only when cpu_sum_simd_avx2(). */
-uint64_t cpu_sum_bytes_avx2(const void *p, int64_t n, bool is_signed);
+ * (cpu/sum_int8_avx2.c). Call only when tt_cpu_sum_simd_avx2(). */
+uint64_t tt_cpu_sum_bytes_avx2(const void *p, int64_t n, bool is_signed);
 
 #endif

@@ -6,14 +6,14 @@
 #include "iterator/iter_local.h"
 #include "runtime/error.h"
 
-void iter_clear(tensor_iter_t *it) {
+void tt_iter_clear(tensor_iter_t *it) {
     for (int a = 0; a < it->num_operands; a++) tensor_release(it->operands[a].tensor);
     it->num_operands = 0;
 }
 
 void tensor_iter_free(tensor_iter_t *iter) {
     if (iter == NULL) return;
-    iter_clear(iter);
+    tt_iter_clear(iter);
     free(iter);
 }
 

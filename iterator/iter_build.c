@@ -187,7 +187,7 @@ static void fill_iterator(const iter_build *b, tensor_iter_t *it) {
     /* In place: an output that is the same elements as an input. */
     for (int i = 0; i < b->nout; i++)
         for (int j = b->nout; j < b->nops && !it->operands[i].is_allocated; j++)
-            if (iter_same_elements(b->ops[i].t, b->ops[j].t)) it->operands[i].is_read_write = true;
+            if (tt_iter_same_elements(b->ops[i].t, b->ops[j].t)) it->operands[i].is_read_write = true;
     coalesce(it);
     for (int d = 0; d < it->ndim; d++) it->base_shape[d] = it->shape[d];
 }
@@ -200,7 +200,7 @@ static void release_allocated(iter_build *b) {
         }
 }
 
-tensor_status iter_build_into(const tensor_iter_config *cfg, tensor_iter_t *it) {
+tensor_status tt_iter_build_into(const tensor_iter_config *cfg, tensor_iter_t *it) {
     memset(it, 0, sizeof *it);
     TENSOR_CHECK_NOT_NULL(cfg, "tensor_iter_build", "cfg");
     if (cfg->error != TENSOR_OK) return tensor_error(cfg->error, "%s", cfg->error_msg);
@@ -234,11 +234,11 @@ tensor_status iter_build_into(const tensor_iter_config *cfg, tensor_iter_t *it) 
     tensor_status st = TENSOR_OK;
     if (b->nops == 0)
         st = tensor_error(TENSOR_ERR_INVALID_ARGUMENT, "%s: the iterator has no operands", b->name);
-    if (st == TENSOR_OK) st = iter_compute_shape(b);
-    if (st == TENSOR_OK) st = iter_compute_output_views(b);
-    if (st == TENSOR_OK) st = iter_compute_device(b);
-    if (st == TENSOR_OK) st = iter_compute_types(b);
-    if (st == TENSOR_OK && (b->flags & TENSOR_ITER_CHECK_OVERLAP)) st = iter_check_overlap(b);
+    if (st == TENSOR_OK) st = tt_iter_compute_shape(b);
+    if (st == TENSOR_OK) st = tt_iter_compute_output_views(b);
+    if (st == TENSOR_OK) st = tt_iter_compute_device(b);
+    if (st == TENSOR_OK) st = tt_iter_compute_types(b);
+    if (st == TENSOR_OK && (b->flags & TENSOR_ITER_CHECK_OVERLAP)) st = tt_iter_check_overlap(b);
     for (int a = 0; a < b->nops && st == TENSOR_OK; a++)
         if (!b->ops[a].will_alloc) st = compute_strides(b, &b->ops[a]);
     if (st == TENSOR_OK) reorder_dimensions(b);
@@ -266,7 +266,7 @@ tensor_iter_t *tensor_iter_build(const tensor_iter_config *cfg) {
     TENSOR_CHECK_NOT_NULL_P(cfg, "tensor_iter_build", "cfg");
     tensor_iter_t *it = malloc(sizeof *it);
     if (it == NULL) return tensor_error_null(TENSOR_ERR_OUT_OF_MEMORY, "%s: out of host memory", cfg->name);
-    if (iter_build_into(cfg, it) != TENSOR_OK) {
+    if (tt_iter_build_into(cfg, it) != TENSOR_OK) {
         free(it);
         return NULL;
     }

@@ -40,12 +40,12 @@ typedef struct iter_build {
 } iter_build;
 
 /* Stages, in order; each returns TENSOR_OK or records an error naming b->name. */
-tensor_status iter_compute_shape(iter_build *b);
-tensor_status iter_compute_output_views(iter_build *b);
-tensor_status iter_compute_device(iter_build *b);
-tensor_status iter_compute_types(iter_build *b);
-tensor_status iter_check_overlap(iter_build *b);
+tensor_status tt_iter_compute_shape(iter_build *b);
+tensor_status tt_iter_compute_output_views(iter_build *b);
+tensor_status tt_iter_compute_device(iter_build *b);
+tensor_status tt_iter_compute_types(iter_build *b);
+tensor_status tt_iter_check_overlap(iter_build *b);
 /* true when a and b are the same elements (same storage, offset, dtype size, sizes, strides). */
-bool iter_same_elements(const tensor_t *a, const tensor_t *b);
+bool tt_iter_same_elements(const tensor_t *a, const tensor_t *b);
 
 #endif

@@ -50,20 +50,20 @@ typedef void (*iter_block_fn)(char **data, const int64_t *strides, int64_t size0
                               const int64_t *counter, void *ctx);
 
 /* All operands of iter, as they are. */
-void iter_view_from_iter(iter_view *v, const tensor_iter_t *iter);
+void tt_iter_view_from_iter(iter_view *v, const tensor_iter_t *iter);
 /* Restricts dim to [start, start + size) (caller checks the range). */
-void iter_view_narrow(iter_view *v, int dim, int64_t start, int64_t size);
-int64_t iter_view_numel(const iter_view *v);
+void tt_iter_view_narrow(iter_view *v, int dim, int64_t start, int64_t size);
+int64_t tt_iter_view_numel(const iter_view *v);
 /* Walks linear indices [begin, end) of v (dim 0 fastest) in 2-D blocks. */
-void iter_view_run(const iter_view *v, int64_t begin, int64_t end, iter_block_fn fn, void *ctx);
+void tt_iter_view_run(const iter_view *v, int64_t begin, int64_t end, iter_block_fn fn, void *ctx);
 
 /* Walks all of v in contiguous linear ranges, on up to tensor_get_num_threads() threads
  * when numel >= grain (serially inside a parallel region). */
-void iter_view_run_parallel(const iter_view *v, int64_t grain, iter_block_fn fn, void *ctx);
+void tt_iter_view_run_parallel(const iter_view *v, int64_t grain, iter_block_fn fn, void *ctx);
 
 /* PyTorch's find_split_dim over dims [first, ndim): the outermost dim with size >= n, else
  * the largest (ties: the outer one); -1 when the range is empty. */
-int iter_find_split_dim(const int64_t *shape, int first, int ndim, int64_t n);
+int tt_iter_find_split_dim(const int64_t *shape, int first, int ndim, int64_t n);
 
 /* A name into a fixed buffer, cut to fit and always terminated: what snprintf("%s") did, for
  * a tenth of its cost (two per reduction call, on the host path of every tiny one). */
@@ -82,12 +82,12 @@ static inline int64_t iter_part_begin(int64_t size, int64_t parts, int64_t part)
 }
 
 /* true when the current thread is inside an OpenMP parallel region. */
-bool iter_in_parallel(void);
+bool tt_iter_in_parallel(void);
 
 /* Sets the thread-local error for a config and remembers it in cfg (first one wins). */
-tensor_status iter_config_fail(tensor_iter_config *cfg, tensor_status status);
+tensor_status tt_iter_config_fail(tensor_iter_config *cfg, tensor_status status);
 
 /* Formats sizes as "[2, 3]" into buf (always NUL-terminated). Returns buf. */
-char *iter_format_shape(char *buf, size_t size, int ndim, const int64_t *sizes);
+char *tt_iter_format_shape(char *buf, size_t size, int ndim, const int64_t *sizes);
 
 #endif

@@ -12,15 +12,15 @@
 #include "iterator/iter_impl.h"
 
 /* cfg: caller storage, any contents; after it, the same state as tensor_iter_config_new's. */
-void iter_config_init(tensor_iter_config *cfg, const char *name);
+void tt_iter_config_init(tensor_iter_config *cfg, const char *name);
 /* Drops the references the config's adds took; the storage stays the caller's. */
-void iter_config_clear(tensor_iter_config *cfg);
+void tt_iter_config_clear(tensor_iter_config *cfg);
 
 /* tensor_iter_build into caller storage. TENSOR_OK: *it holds a reference to each operand
- * (iter_clear drops them). Otherwise *it holds none and the error is recorded. */
-tensor_status iter_build_into(const tensor_iter_config *cfg, tensor_iter_t *it);
-/* Drops the operand references of an iterator built by iter_build_into, or of one whose
+ * (tt_iter_clear drops them). Otherwise *it holds none and the error is recorded. */
+tensor_status tt_iter_build_into(const tensor_iter_config *cfg, tensor_iter_t *it);
+/* Drops the operand references of an iterator built by tt_iter_build_into, or of one whose
  * num_operands was set to 0 (a caller that may bail out before building it). */
-void iter_clear(tensor_iter_t *it);
+void tt_iter_clear(tensor_iter_t *it);
 
 #endif

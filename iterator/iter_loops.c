@@ -9,7 +9,7 @@
 #include <omp.h>
 #endif
 
-void iter_view_from_iter(iter_view *v, const tensor_iter_t *iter) {
+void tt_iter_view_from_iter(iter_view *v, const tensor_iter_t *iter) {
     v->ndim = iter->ndim;
     v->nops = iter->num_operands;
     for (int d = 0; d < iter->ndim; d++) v->shape[d] = iter->shape[d];
@@ -19,19 +19,19 @@ void iter_view_from_iter(iter_view *v, const tensor_iter_t *iter) {
     }
 }
 
-void iter_view_narrow(iter_view *v, int dim, int64_t start, int64_t size) {
+void tt_iter_view_narrow(iter_view *v, int dim, int64_t start, int64_t size) {
     v->shape[dim] = size;
     for (int a = 0; a < v->nops; a++)
         if (v->data[a] != NULL) v->data[a] += v->strides[a][dim] * start;
 }
 
-int64_t iter_view_numel(const iter_view *v) {
+int64_t tt_iter_view_numel(const iter_view *v) {
     int64_t n = 1;
     for (int d = 0; d < v->ndim; d++) n *= v->shape[d];
     return n;
 }
 
-int iter_find_split_dim(const int64_t *shape, int first, int ndim, int64_t n) {
+int tt_iter_find_split_dim(const int64_t *shape, int first, int ndim, int64_t n) {
     if (first >= ndim) return -1;
     /* The outermost dim that alone gives every thread work, else the largest (outer on ties). */
     int best = ndim - 1;
@@ -42,8 +42,8 @@ int iter_find_split_dim(const int64_t *shape, int first, int ndim, int64_t n) {
     return best;
 }
 
-void iter_view_run(const iter_view *v, int64_t begin, int64_t end, iter_block_fn fn, void *ctx) {
-    int64_t numel = iter_view_numel(v);
+void tt_iter_view_run(const iter_view *v, int64_t begin, int64_t end, iter_block_fn fn, void *ctx) {
+    int64_t numel = tt_iter_view_numel(v);
     if (end > numel) end = numel;
     if (begin < 0) begin = 0;
     if (begin >= end) return;
@@ -110,14 +110,14 @@ void iter_view_run(const iter_view *v, int64_t begin, int64_t end, iter_block_fn
     }
 }
 
-void iter_view_run_parallel(const iter_view *v, int64_t grain, iter_block_fn fn, void *ctx) {
-    int64_t numel = iter_view_numel(v);
+void tt_iter_view_run_parallel(const iter_view *v, int64_t grain, iter_block_fn fn, void *ctx) {
+    int64_t numel = tt_iter_view_numel(v);
     if (numel == 0) return;
     int64_t tasks = (numel + grain - 1) / grain;
     int nthreads = tensor_get_num_threads();
     if (tasks > nthreads) tasks = nthreads;
-    if (tasks <= 1 || iter_in_parallel()) {
-        iter_view_run(v, 0, numel, fn, ctx);
+    if (tasks <= 1 || tt_iter_in_parallel()) {
+        tt_iter_view_run(v, 0, numel, fn, ctx);
         return;
     }
     /* Contiguous linear ranges, one per thread (PyTorch's parallel_for). */
@@ -125,7 +125,7 @@ void iter_view_run_parallel(const iter_view *v, int64_t grain, iter_block_fn fn,
 #pragma omp parallel for schedule(static) num_threads((int)tasks)
 #endif
     for (int64_t t = 0; t < tasks; t++)
-        iter_view_run(v, iter_part_begin(numel, tasks, t), iter_part_begin(numel, tasks, t + 1), fn, ctx);
+        tt_iter_view_run(v, iter_part_begin(numel, tasks, t), iter_part_begin(numel, tasks, t + 1), fn, ctx);
 }
 
 /* ---- the public drivers ---- */
@@ -161,9 +161,9 @@ tensor_status tensor_iter_serial_for_each(const tensor_iter_t *iter, tensor_iter
                             (long long)end);
     if (check_cpu(iter, "tensor_iter_serial_for_each") != TENSOR_OK) return TENSOR_ERR_DEVICE;
     iter_view v;
-    iter_view_from_iter(&v, iter);
+    tt_iter_view_from_iter(&v, iter);
     loop_adapter ad = {loop, ctx};
-    iter_view_run(&v, begin, end, call_loop2d, &ad);
+    tt_iter_view_run(&v, begin, end, call_loop2d, &ad);
     return TENSOR_OK;
 }
 
@@ -177,21 +177,21 @@ tensor_status tensor_iter_for_each(const tensor_iter_t *iter, tensor_iter_loop2d
     int64_t numel = tensor_iter_numel(iter);
     if (numel == 0) return TENSOR_OK;
     iter_view v;
-    iter_view_from_iter(&v, iter);
+    tt_iter_view_from_iter(&v, iter);
     loop_adapter ad = {loop, ctx};
     int nthreads = tensor_get_num_threads();
     int64_t tasks = (numel + grain_size - 1) / grain_size;
     if (tasks > nthreads) tasks = nthreads;
-    if (tasks <= 1 || iter_in_parallel()) {
-        iter_view_run(&v, 0, numel, call_loop2d, &ad);
+    if (tasks <= 1 || tt_iter_in_parallel()) {
+        tt_iter_view_run(&v, 0, numel, call_loop2d, &ad);
         return TENSOR_OK;
     }
     int r = tensor_iter_num_reduce_dims(iter);
     if (iter->is_reduction && r > 0) {
         /* Each thread its own outputs: cut along a kept dim only. */
-        int dk = iter_find_split_dim(iter->shape, r, iter->ndim, tasks);
+        int dk = tt_iter_find_split_dim(iter->shape, r, iter->ndim, tasks);
         if (dk < 0 || iter->shape[dk] < 2) {
-            iter_view_run(&v, 0, numel, call_loop2d, &ad);
+            tt_iter_view_run(&v, 0, numel, call_loop2d, &ad);
             return TENSOR_OK;
         }
         int64_t groups = iter->shape[dk] < tasks ? iter->shape[dk] : tasks;
@@ -201,11 +201,11 @@ tensor_status tensor_iter_for_each(const tensor_iter_t *iter, tensor_iter_loop2d
         for (int64_t g = 0; g < groups; g++) {
             iter_view part = v;
             int64_t b0 = iter_part_begin(iter->shape[dk], groups, g), b1 = iter_part_begin(iter->shape[dk], groups, g + 1);
-            iter_view_narrow(&part, dk, b0, b1 - b0);
-            iter_view_run(&part, 0, iter_view_numel(&part), call_loop2d, &ad);
+            tt_iter_view_narrow(&part, dk, b0, b1 - b0);
+            tt_iter_view_run(&part, 0, tt_iter_view_numel(&part), call_loop2d, &ad);
         }
         return TENSOR_OK;
     }
-    iter_view_run_parallel(&v, grain_size, call_loop2d, &ad);
+    tt_iter_view_run_parallel(&v, grain_size, call_loop2d, &ad);
     return TENSOR_OK;
 }

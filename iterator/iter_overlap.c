@@ -52,7 +52,7 @@ static void byte_range(const tensor_t *t, int64_t *begin, int64_t *end) {
     *end = (t->offset + last) * es + es;
 }
 
-bool iter_same_elements(const tensor_t *a, const tensor_t *b) {
+bool tt_iter_same_elements(const tensor_t *a, const tensor_t *b) {
     if (a == b) return true;
     if (a->storage != b->storage || a->offset != b->offset || a->ndim != b->ndim ||
         tensor_dtype_size(a->dtype) != tensor_dtype_size(b->dtype))
@@ -188,7 +188,7 @@ static share_result share_exact(const tensor_t *a, const tensor_t *b) {
 /* Whether output `out` and operand `in` share memory other than element for element. */
 static share_result share(const tensor_t *out, const tensor_t *in) {
     if (out->storage != in->storage || numel_of(out) == 0 || numel_of(in) == 0) return SHARE_NO;
-    if (iter_same_elements(out, in)) return SHARE_NO; /* in place */
+    if (tt_iter_same_elements(out, in)) return SHARE_NO; /* in place */
     int64_t ab, ae, bb, be;
     byte_range(out, &ab, &ae);
     byte_range(in, &bb, &be);
@@ -243,7 +243,7 @@ static tensor_status internal_overlap_error(const iter_build *b, int i, const ch
                         b->name, why, i);
 }
 
-tensor_status iter_check_overlap(iter_build *b) {
+tensor_status tt_iter_check_overlap(iter_build *b) {
     for (int i = 0; i < b->nout; i++) {
         const tensor_t *out = b->ops[i].t;
         if (out == NULL || numel_of(out) == 0) continue;

@@ -212,23 +212,23 @@ static tensor_status run_slabs(const tensor_iter_t *iter, const tensor_iter_redu
         memcpy(v.strides[0], acc_strides, sizeof acc_strides);
         const int64_t p = t % pieces;
         const int64_t b0 = p * per, n0 = iter->shape[sd] - b0 < per ? iter->shape[sd] - b0 : per;
-        iter_view_narrow(&v, sd, b0, n0);
-        iter_view_narrow(&pv, sd - r, b0, n0);
+        tt_iter_view_narrow(&v, sd, b0, n0);
+        tt_iter_view_narrow(&pv, sd - r, b0, n0);
         int64_t o = t / pieces;
         for (int d = sd + 1; d < ndim; d++) {
             const int64_t i = o % iter->shape[d];
             o /= iter->shape[d];
-            iter_view_narrow(&v, d, i, 1);
-            iter_view_narrow(&pv, d - r, i, 1);
+            tt_iter_view_narrow(&v, d, i, 1);
+            tt_iter_view_narrow(&pv, d - r, i, 1);
         }
         /* the narrowed accumulators start at the buffer: undo the offsets narrow added */
         v.data[0] = buf;
         pv.data[iter->num_outputs] = buf;
         ops->init(buf, inner * n0, ops->ctx);
         view_permute(&v, proto->perm);
-        iter_view_run(&v, 0, iter_view_numel(&v), call_reduce_loop, (void *)proto);
+        tt_iter_view_run(&v, 0, tt_iter_view_numel(&v), call_reduce_loop, (void *)proto);
         project_ctx pc = {ops};
-        iter_view_run(&pv, 0, iter_view_numel(&pv), call_project, &pc);
+        tt_iter_view_run(&pv, 0, tt_iter_view_numel(&pv), call_project, &pc);
     }
     tensor_host_free(bufs);
     return TENSOR_OK;
@@ -257,16 +257,16 @@ static void run_reduce_task(const reduce_tasks *rt, int64_t t) {
     if (rt->chunks > 1) {
         int64_t b0 = iter_part_begin(iter->shape[rt->chunk_dim], rt->chunks, c);
         int64_t b1 = iter_part_begin(iter->shape[rt->chunk_dim], rt->chunks, c + 1);
-        iter_view_narrow(&v, rt->chunk_dim, b0, b1 - b0);
+        tt_iter_view_narrow(&v, rt->chunk_dim, b0, b1 - b0);
         tc.start[rt->chunk_dim] += b0;
     }
     if (rt->groups > 1) {
         int64_t b0 = iter_part_begin(iter->shape[rt->group_dim], rt->groups, g);
         int64_t b1 = iter_part_begin(iter->shape[rt->group_dim], rt->groups, g + 1);
-        iter_view_narrow(&v, rt->group_dim, b0, b1 - b0);
+        tt_iter_view_narrow(&v, rt->group_dim, b0, b1 - b0);
     }
     view_permute(&v, tc.perm);
-    iter_view_run(&v, 0, iter_view_numel(&v), call_reduce_loop, &tc);
+    tt_iter_view_run(&v, 0, tt_iter_view_numel(&v), call_reduce_loop, &tc);
 }
 
 /* Part p of `parts` of the outputs: chunk 0's accumulators absorb chunks 1, 2, ... in order. */
@@ -313,7 +313,7 @@ tensor_status tensor_iter_reduce_run(const tensor_iter_t *iter, const tensor_ite
         proto.start[d] = iter->view_offsets[d];
         scale *= iter->base_shape[d];
     }
-    int nthreads = iter_in_parallel() ? 1 : tensor_get_num_threads();
+    int nthreads = tt_iter_in_parallel() ? 1 : tensor_get_num_threads();
     int64_t numel = tensor_iter_numel(iter);
     if (chunks == 1 && nouts > REDUCE_SLAB_BYTES / acc && r < ndim)
         return run_slabs(iter, ops, &base, &proto, numel >= TENSOR_ITER_GRAIN_SIZE ? nthreads : 1);
@@ -353,7 +353,7 @@ tensor_status tensor_iter_reduce_run(const tensor_iter_t *iter, const tensor_ite
         groups = iter->shape[group_dim] < 4096 ? iter->shape[group_dim] : 4096;
     } else if (nthreads > 1 && numel >= TENSOR_ITER_GRAIN_SIZE && chunks < nthreads) {
         int64_t want = (nthreads + chunks - 1) / chunks;
-        group_dim = iter_find_split_dim(iter->shape, r, ndim, want);
+        group_dim = tt_iter_find_split_dim(iter->shape, r, ndim, want);
         if (group_dim >= 0) groups = iter->shape[group_dim] < want ? iter->shape[group_dim] : want;
         if (groups < 1) groups = 1;
     }
@@ -387,7 +387,7 @@ tensor_status tensor_iter_reduce_run(const tensor_iter_t *iter, const tensor_ite
     iter_view pv;
     project_view(&pv, iter, r, buf, acc_strides);
     project_ctx pc = {ops};
-    iter_view_run_parallel(&pv, TENSOR_ITER_GRAIN_SIZE, call_project, &pc);
+    tt_iter_view_run_parallel(&pv, TENSOR_ITER_GRAIN_SIZE, call_project, &pc);
     if (buf != small_buf) tensor_host_free(buf);
     return TENSOR_OK;
 }

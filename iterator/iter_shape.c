@@ -6,7 +6,7 @@
 #include "iterator/iter_build_impl.h"
 #include "runtime/error.h"
 
-char *iter_format_shape(char *buf, size_t size, int ndim, const int64_t *sizes) {
+char *tt_iter_format_shape(char *buf, size_t size, int ndim, const int64_t *sizes) {
     if (buf == NULL || size == 0) return buf;
     size_t n = 0;
     buf[0] = '\0';
@@ -49,12 +49,12 @@ static tensor_status check_broadcasts_to(iter_build *b, const tensor_t *t, const
     }
     if (!ok)
         return tensor_error(TENSOR_ERR_SHAPE, "%s: %s %d with shape %s cannot be broadcast to the declared shape %s",
-                            b->name, what, index, iter_format_shape(s1, sizeof s1, t->ndim, t->sizes),
-                            iter_format_shape(s2, sizeof s2, b->ndim, b->shape));
+                            b->name, what, index, tt_iter_format_shape(s1, sizeof s1, t->ndim, t->sizes),
+                            tt_iter_format_shape(s2, sizeof s2, b->ndim, b->shape));
     return TENSOR_OK;
 }
 
-tensor_status iter_compute_shape(iter_build *b) {
+tensor_status tt_iter_compute_shape(iter_build *b) {
     const tensor_iter_config *cfg = b->cfg;
     b->ndim = 0;
     if (cfg->has_static_shape) {
@@ -148,9 +148,9 @@ static tensor_status view_reduction_output(iter_build *b, iter_build_op *op, int
         return TENSOR_OK;
     }
     char want[256], keepbuf[256], got[256];
-    iter_format_shape(want, sizeof want, b->keepdim ? b->ndim : nsq, b->keepdim ? keep : squeezed);
-    iter_format_shape(keepbuf, sizeof keepbuf, b->ndim, keep);
-    iter_format_shape(got, sizeof got, t->ndim, t->sizes);
+    tt_iter_format_shape(want, sizeof want, b->keepdim ? b->ndim : nsq, b->keepdim ? keep : squeezed);
+    tt_iter_format_shape(keepbuf, sizeof keepbuf, b->ndim, keep);
+    tt_iter_format_shape(got, sizeof got, t->ndim, t->sizes);
     if (b->keepdim)
         return tensor_error(TENSOR_ERR_SHAPE, "%s: expected output %d to have shape %s but got %s", b->name, index,
                             want, got);
@@ -158,7 +158,7 @@ static tensor_status view_reduction_output(iter_build *b, iter_build_op *op, int
                         b->name, index, want, keepbuf, got);
 }
 
-tensor_status iter_compute_output_views(iter_build *b) {
+tensor_status tt_iter_compute_output_views(iter_build *b) {
     char s1[256], s2[256];
     if (b->reduction && b->has_mask && compute_mask(b) != TENSOR_OK) return tensor_last_status();
     for (int i = 0; i < b->nout; i++) {
@@ -183,13 +183,13 @@ tensor_status iter_compute_output_views(iter_build *b) {
         /* Outputs of elementwise iterators are not resized: they must have the shape. */
         if (!b->reduction && !sizes_equal(op->vndim, op->vsizes, b->ndim, b->shape))
             return tensor_error(TENSOR_ERR_SHAPE, "%s: output %d with shape %s doesn't match the broadcast shape %s",
-                                b->name, i, iter_format_shape(s1, sizeof s1, op->vndim, op->vsizes),
-                                iter_format_shape(s2, sizeof s2, b->ndim, b->shape));
+                                b->name, i, tt_iter_format_shape(s1, sizeof s1, op->vndim, op->vsizes),
+                                tt_iter_format_shape(s2, sizeof s2, b->ndim, b->shape));
         if (b->reduction && op->vndim != b->ndim)
             return tensor_error(TENSOR_ERR_SHAPE,
                                 "%s: output %d with shape %s must have the rank of the shape %s (size 1 on reduced dims)",
-                                b->name, i, iter_format_shape(s1, sizeof s1, op->vndim, op->vsizes),
-                                iter_format_shape(s2, sizeof s2, b->ndim, b->shape));
+                                b->name, i, tt_iter_format_shape(s1, sizeof s1, op->vndim, op->vsizes),
+                                tt_iter_format_shape(s2, sizeof s2, b->ndim, b->shape));
     }
     /* Values and indices: one shape for all outputs of a reduction. */
     if (b->reduction) {
@@ -205,8 +205,8 @@ tensor_status iter_compute_output_views(iter_build *b) {
                 return tensor_error(TENSOR_ERR_SHAPE,
                                     "%s: expected all outputs to have the same shape, but output %d has %s and output "
                                     "%d has %s",
-                                    b->name, first_index, iter_format_shape(s1, sizeof s1, first->ndim, first->sizes), i,
-                                    iter_format_shape(s2, sizeof s2, t->ndim, t->sizes));
+                                    b->name, first_index, tt_iter_format_shape(s1, sizeof s1, first->ndim, first->sizes), i,
+                                    tt_iter_format_shape(s2, sizeof s2, t->ndim, t->sizes));
             }
         }
     }

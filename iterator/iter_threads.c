@@ -33,7 +33,7 @@ int tensor_get_num_threads(void) {
 #endif
 }
 
-bool iter_in_parallel(void) {
+bool tt_iter_in_parallel(void) {
 #if TENSOR_HAVE_OPENMP
     return omp_in_parallel() != 0;
 #else

@@ -6,7 +6,7 @@
 #include "iterator/iter_build_impl.h"
 #include "runtime/error.h"
 
-tensor_status iter_compute_device(iter_build *b) {
+tensor_status tt_iter_compute_device(iter_build *b) {
     /* PyTorch: the common device is the first non-CPU device among the defined operands. */
     bool found = false;
     b->device = tensor_cpu();
@@ -84,7 +84,7 @@ static tensor_status compute_common_dtype(iter_build *b) {
     return TENSOR_OK;
 }
 
-tensor_status iter_compute_types(iter_build *b) {
+tensor_status tt_iter_compute_types(iter_build *b) {
     if (compute_common_dtype(b) != TENSOR_OK) return tensor_last_status();
     bool same = (b->flags & TENSOR_ITER_SAME_DTYPE) && !(b->flags & (TENSOR_ITER_PROMOTE_INPUTS | TENSOR_ITER_CAST_TO_OUTPUTS));
     for (int i = 0; i < b->nout; i++) {

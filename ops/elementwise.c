@@ -127,10 +127,10 @@ static tensor_status resize_out(const ew_call *c, tensor_device device) {
     return tensor_resize_output(out, ndim, shape, c->func, NULL);
 }
 
-tensor_t *ew_run(const ew_call *c) {
+tensor_t *tt_ew_run(const ew_call *c) {
     const char *func = c->func;
     tensor_ew_op op = c->op;
-    const int arity = ew_op_arity(op);
+    const int arity = tt_ew_op_arity(op);
     if (arity < 0) return tensor_error_null(TENSOR_ERR_INVALID_ARGUMENT, "%s: unknown op %d", func, (int)op);
     if (arity != c->nin)
         return tensor_error_null(TENSOR_ERR_INVALID_ARGUMENT, "%s: op %s takes %d operand(s), not %d", func,
@@ -166,7 +166,7 @@ tensor_t *ew_run(const ew_call *c) {
         /* the output decides: copy converts into it, fill stores into it */
         if (c->out == NULL) return tensor_error_null(TENSOR_ERR_INTERNAL, "%s: copy without an output", func);
         common = result = c->out->dtype;
-    } else if (ew_decide_types(func, &op, kinds, c->nin, &common, &result) != TENSOR_OK) {
+    } else if (tt_ew_decide_types(func, &op, kinds, c->nin, &common, &result) != TENSOR_OK) {
         return NULL;
     }
     if ((op == TENSOR_EW_ADD || op == TENSOR_EW_SUB) && check_alpha(func, &c->alpha, result) != TENSOR_OK) return NULL;
@@ -179,13 +179,13 @@ tensor_t *ew_run(const ew_call *c) {
     tensor_dtype out_dtype = result;
     if (c->out != NULL) {
         out_dtype = c->out->dtype;
-        if (!ew_can_cast(result, out_dtype))
+        if (!tt_ew_can_cast(result, out_dtype))
             return tensor_error_null(TENSOR_ERR_DTYPE, "%s: result type %s can't be cast to the desired output type %s",
                                      func, tensor_dtype_name(result), tensor_dtype_name(out_dtype));
     }
 
     /* the kernel first: "not implemented for CUDA" before any allocation */
-    tensor_kernel_fn kernel = tensor_dispatch_get(ew_op_slot(op), device.type, func);
+    tensor_kernel_fn kernel = tensor_dispatch_get(tt_ew_op_slot(op), device.type, func);
     if (kernel == NULL) return NULL;
 
     /* out= (not in place, copy or fill: their output gives the shape) of another shape */
@@ -197,8 +197,8 @@ tensor_t *ew_run(const ew_call *c) {
     /* config and iterator on the stack: iterator/iter_local.h says why */
     tensor_iter_config config, *cfg = &config;
     tensor_iter_t iter_storage, *iter = &iter_storage;
-    iter_config_init(cfg, func);
-    iter->num_operands = 0; /* nothing for iter_clear to drop until it is built */
+    tt_iter_config_init(cfg, func);
+    iter->num_operands = 0; /* nothing for tt_iter_clear to drop until it is built */
     tensor_t *ret = NULL;
     const unsigned opmath = opmath_scalar_inputs(c, op, common);
     for (int k = 0; k < c->nin; k++) {
@@ -214,7 +214,7 @@ tensor_t *ew_run(const ew_call *c) {
     for (int k = 0; k < c->nin; k++) tensor_iter_config_add_input(cfg, scalars[k] != NULL ? scalars[k] : c->in[k]);
     if (op == TENSOR_EW_COPY || op == TENSOR_EW_FILL || c->in_place)
         tensor_iter_config_declare_static_shape(cfg, c->out->ndim, c->out->sizes);
-    if (iter_build_into(cfg, iter) != TENSOR_OK) goto done; /* reports any failed add above */
+    if (tt_iter_build_into(cfg, iter) != TENSOR_OK) goto done; /* reports any failed add above */
     if (tensor_iter_numel(iter) > 0) {
         tensor_kernel_params params;
         memset(&params, 0, sizeof params);
@@ -236,14 +236,14 @@ tensor_t *ew_run(const ew_call *c) {
     }
     ret = tensor_iter_output(iter, 0);
 done:
-    iter_clear(iter);
-    iter_config_clear(cfg);
+    tt_iter_clear(iter);
+    tt_iter_config_clear(cfg);
     for (int k = 0; k < 3; k++) tensor_release(scalars[k]);
     return ret;
 }
 
-tensor_status ew_run_status(const ew_call *call) {
-    tensor_t *t = ew_run(call);
+tensor_status tt_ew_run_status(const ew_call *call) {
+    tensor_t *t = tt_ew_run(call);
     if (t == NULL) return tensor_last_status() != TENSOR_OK ? tensor_last_status() : TENSOR_ERR_INTERNAL;
     tensor_release(t);
     return TENSOR_OK;

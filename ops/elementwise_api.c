@@ -21,7 +21,7 @@ static ew_call call_init(const char *func, tensor_ew_op op) {
 }
 
 static int arity_or_error(const char *func, tensor_ew_op op, int want) {
-    const int a = ew_op_arity(op);
+    const int a = tt_ew_op_arity(op);
     if (a != want || op == TENSOR_EW_COPY)
         return tensor_error(TENSOR_ERR_INVALID_ARGUMENT, "%s: argument 'op' (%d, %s) is not a %s op", func, (int)op,
                             tensor_ew_op_name(op), want == 1 ? "unary" : want == 2 ? "binary" : "ternary");
@@ -37,7 +37,7 @@ static tensor_t *unary(const char *func, tensor_ew_op op, const tensor_t *a) {
     ew_call c = call_init(func, op);
     c.nin = 1;
     c.in[0] = a;
-    return ew_run(&c);
+    return tt_ew_run(&c);
 }
 
 static tensor_status unary_out(const char *func, tensor_ew_op op, tensor_t *out, const tensor_t *a) {
@@ -47,7 +47,7 @@ static tensor_status unary_out(const char *func, tensor_ew_op op, tensor_t *out,
     c.nin = 1;
     c.in[0] = a;
     c.out = out;
-    return ew_run_status(&c);
+    return tt_ew_run_status(&c);
 }
 
 static tensor_status unary_inplace(const char *func, tensor_ew_op op, tensor_t *self) {
@@ -59,7 +59,7 @@ static tensor_status unary_inplace(const char *func, tensor_ew_op op, tensor_t *
     c.in_names[0] = "self";
     c.out = self;
     c.in_place = true;
-    return ew_run_status(&c);
+    return tt_ew_run_status(&c);
 }
 
 static tensor_t *binary(const char *func, tensor_ew_op op, const tensor_t *a, const tensor_t *b, tensor_scalar alpha) {
@@ -69,7 +69,7 @@ static tensor_t *binary(const char *func, tensor_ew_op op, const tensor_t *a, co
     c.in[0] = a;
     c.in[1] = b;
     c.alpha = alpha;
-    return ew_run(&c);
+    return tt_ew_run(&c);
 }
 
 static tensor_t *binary_scalar(const char *func, tensor_ew_op op, const tensor_t *a, tensor_scalar b,
@@ -80,7 +80,7 @@ static tensor_t *binary_scalar(const char *func, tensor_ew_op op, const tensor_t
     c.in[0] = a;
     c.scalar[1] = &b;
     c.alpha = alpha;
-    return ew_run(&c);
+    return tt_ew_run(&c);
 }
 
 static tensor_t *binary_scalar_lhs(const char *func, tensor_ew_op op, tensor_scalar a, const tensor_t *b) {
@@ -89,7 +89,7 @@ static tensor_t *binary_scalar_lhs(const char *func, tensor_ew_op op, tensor_sca
     c.nin = 2;
     c.scalar[0] = &a;
     c.in[1] = b;
-    return ew_run(&c);
+    return tt_ew_run(&c);
 }
 
 static tensor_status binary_out(const char *func, tensor_ew_op op, tensor_t *out, const tensor_t *a, const tensor_t *b,
@@ -102,7 +102,7 @@ static tensor_status binary_out(const char *func, tensor_ew_op op, tensor_t *out
     c.in[1] = b;
     c.out = out;
     c.alpha = alpha;
-    return ew_run_status(&c);
+    return tt_ew_run_status(&c);
 }
 
 static tensor_status binary_inplace(const char *func, tensor_ew_op op, tensor_t *self, const tensor_t *b,
@@ -118,7 +118,7 @@ static tensor_status binary_inplace(const char *func, tensor_ew_op op, tensor_t 
     c.out = self;
     c.in_place = true;
     c.alpha = alpha;
-    return ew_run_status(&c);
+    return tt_ew_run_status(&c);
 }
 
 /* ======================================================================================
@@ -296,7 +296,7 @@ static tensor_t *where_run(const char *func, tensor_t *out, const tensor_t *cond
     c.in_names[1] = "input";
     c.in_names[2] = "other";
     c.out = out;
-    return ew_run(&c);
+    return tt_ew_run(&c);
 }
 
 tensor_t *tensor_where(const tensor_t *cond, const tensor_t *a, const tensor_t *b) {
@@ -341,7 +341,7 @@ static tensor_t *clamp_run(const char *func, tensor_t *out, bool in_place, const
     }
     c.nin = k;
     if (k == 2) c.op = has_lo ? TENSOR_EW_MAXIMUM : TENSOR_EW_MINIMUM;
-    return ew_run(&c);
+    return tt_ew_run(&c);
 }
 
 static tensor_status as_status(tensor_t *t) {
@@ -377,7 +377,7 @@ static tensor_status copy_same_device(const char *func, tensor_t *dst, const ten
     c.in[0] = src;
     c.in_names[0] = "src";
     c.out = dst;
-    return ew_run_status(&c);
+    return tt_ew_run_status(&c);
 }
 
 tensor_status tensor_copy_(tensor_t *dst, const tensor_t *src) {
@@ -419,13 +419,13 @@ tensor_t *tensor_cast(const tensor_t *t, tensor_dtype dtype) {
     tensor_kernel_fn kernel = tensor_dispatch_get(TENSOR_OP_EW_COPY, t->storage->device.type, func);
     if (kernel == NULL) return NULL;
     tensor_iter_config cfg; /* config and iterator on the stack: iterator/iter_local.h says why */
-    iter_config_init(&cfg, func);
+    tt_iter_config_init(&cfg, func);
     tensor_iter_config_disable(&cfg, TENSOR_ITER_SAME_DTYPE);
     tensor_iter_config_add_output_dtype(&cfg, NULL, dtype);
     tensor_iter_config_add_input(&cfg, t);
     tensor_iter_t it, *iter = &it;
-    tensor_status built = iter_build_into(&cfg, iter);
-    iter_config_clear(&cfg);
+    tensor_status built = tt_iter_build_into(&cfg, iter);
+    tt_iter_config_clear(&cfg);
     if (built != TENSOR_OK) return NULL;
     tensor_t *ret = NULL;
     tensor_kernel_params params;
@@ -433,7 +433,7 @@ tensor_t *tensor_cast(const tensor_t *t, tensor_dtype dtype) {
     params.ew_op = TENSOR_EW_COPY;
     params.ew_dtype = (int)dtype;
     if (tensor_iter_numel(iter) == 0 || kernel(iter, &params) == TENSOR_OK) ret = tensor_iter_output(iter, 0);
-    iter_clear(iter);
+    tt_iter_clear(iter);
     return ret;
 }
 
@@ -447,5 +447,5 @@ tensor_status tensor_fill_(tensor_t *t, tensor_scalar value) {
     c.nin = 0;
     c.out = t;
     c.alpha = value; /* fill's value travels in alpha */
-    return ew_run_status(&c);
+    return tt_ew_run_status(&c);
 }

@@ -8,18 +8,18 @@
 #include "runtime/dtype.h"
 
 /* Arity of an op: 0 (fill), 1, 2 or 3; -1 for an unknown code. */
-int ew_op_arity(tensor_ew_op op);
+int tt_ew_op_arity(tensor_ew_op op);
 /* The dispatch slot of an op (TENSOR_NUM_OPS for an unknown code). */
-tensor_op ew_op_slot(tensor_ew_op op);
+tensor_op tt_ew_op_slot(tensor_ew_op op);
 
 /* PyTorch's canCast without complex: no floating -> integral, no non-bool -> bool. */
-bool ew_can_cast(tensor_dtype from, tensor_dtype to);
+bool tt_ew_can_cast(tensor_dtype from, tensor_dtype to);
 
 /* PyTorch's rules: from the operands (dtype and kind: dimensioned, 0-d or host scalar), the
  * common dtype the op computes in and the dtype of its result; the op-specific errors
  * (bool subtraction, bitwise on floats, float8 arithmetic, where's cond, ...). *op may be
  * rewritten (bitwise_not of bool becomes logical_not). Errors name func. */
-tensor_status ew_decide_types(const char *func, tensor_ew_op *op, const tensor_result_type_operand *operands, int n,
+tensor_status tt_ew_decide_types(const char *func, tensor_ew_op *op, const tensor_result_type_operand *operands, int n,
                               tensor_dtype *common, tensor_dtype *result);
 
 /* One elementwise call. Inputs are either tensors (in[k]) or host scalars (scalar[k], then
@@ -39,9 +39,9 @@ typedef struct ew_call {
 
 /* Runs the call. Returns a NEW reference to the result (the allocated output, or out
  * retained), or NULL with the last error set. */
-tensor_t *ew_run(const ew_call *call);
+tensor_t *tt_ew_run(const ew_call *call);
 
-/* ew_run for the forms that return a status (out=, in place): releases the reference. */
-tensor_status ew_run_status(const ew_call *call);
+/* tt_ew_run for the forms that return a status (out=, in place): releases the reference. */
+tensor_status tt_ew_run_status(const ew_call *call);
 
 #endif

@@ -5,7 +5,7 @@
 #include "ops/elementwise_internal.h"
 #include "runtime/error.h"
 
-int ew_op_arity(tensor_ew_op op) {
+int tt_ew_op_arity(tensor_ew_op op) {
     if (op >= TENSOR_EW_NEG && op <= TENSOR_EW_BITWISE_NOT) return 1;
     if (op >= TENSOR_EW_ADD && op <= TENSOR_EW_BITWISE_XOR) return 2;
     if (op == TENSOR_EW_WHERE || op == TENSOR_EW_CLAMP) return 3;
@@ -14,10 +14,10 @@ int ew_op_arity(tensor_ew_op op) {
     return -1;
 }
 
-tensor_op ew_op_slot(tensor_ew_op op) {
+tensor_op tt_ew_op_slot(tensor_ew_op op) {
     if (op == TENSOR_EW_COPY) return TENSOR_OP_EW_COPY;
     if (op == TENSOR_EW_FILL) return TENSOR_OP_EW_FILL;
-    switch (ew_op_arity(op)) {
+    switch (tt_ew_op_arity(op)) {
     case 1: return TENSOR_OP_EW_UNARY;
     case 2: return TENSOR_OP_EW_BINARY;
     case 3: return TENSOR_OP_EW_TERNARY;
@@ -25,7 +25,7 @@ tensor_op ew_op_slot(tensor_ew_op op) {
     }
 }
 
-bool ew_can_cast(tensor_dtype from, tensor_dtype to) {
+bool tt_ew_can_cast(tensor_dtype from, tensor_dtype to) {
     if (tensor_dtype_is_floating(from) && !tensor_dtype_is_floating(to)) return false;
     if (from != TENSOR_BOOL && to == TENSOR_BOOL) return false;
     return true;
@@ -65,7 +65,7 @@ static tensor_status not_for(const char *func, tensor_ew_op op, tensor_dtype d) 
                         tensor_dtype_name(d));
 }
 
-tensor_status ew_decide_types(const char *func, tensor_ew_op *opp, const tensor_result_type_operand *operands, int n,
+tensor_status tt_ew_decide_types(const char *func, tensor_ew_op *opp, const tensor_result_type_operand *operands, int n,
                               tensor_dtype *common, tensor_dtype *result) {
     tensor_ew_op op = *opp;
     const tensor_result_type_operand *promoted = operands;

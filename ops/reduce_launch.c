@@ -10,14 +10,14 @@
 static tensor_status build_iter(tensor_iter_t *iter, tensor_t *const *outs, int nout, const tensor_t *in,
                                 const char *func) {
     tensor_iter_config cfg;
-    iter_config_init(&cfg, func);
+    tt_iter_config_init(&cfg, func);
     /* Outputs arrive already viewed with the input's rank (size 1, stride 0 on reduced dims). The
      * input keeps its dtype: kernels convert while loading instead of copying the input. */
     tensor_iter_config_enable(&cfg, TENSOR_ITER_REDUCTION | TENSOR_ITER_PROMOTE_INPUTS);
     for (int i = 0; i < nout; i++) tensor_iter_config_add_output_dtype(&cfg, outs[i], tensor_get_dtype(outs[i]));
     tensor_iter_config_add_input(&cfg, in);
-    tensor_status st = iter_build_into(&cfg, iter);
-    iter_config_clear(&cfg);
+    tensor_status st = tt_iter_build_into(&cfg, iter);
+    tt_iter_config_clear(&cfg);
     return st;
 }
 
@@ -28,7 +28,7 @@ tensor_status tensor_reduce_launch(tensor_op op, tensor_t *const *outs, int nout
     tensor_iter_t iter;
     if (build_iter(&iter, outs, nout, in, func) != TENSOR_OK) return tensor_last_status();
     tensor_status st = kernel(&iter, params);
-    iter_clear(&iter);
+    tt_iter_clear(&iter);
     return st;
 }
 
@@ -47,6 +47,6 @@ int64_t tensor_reduce_explain_launch(tensor_op op, tensor_t *const *outs, int no
         int64_t n = ex(iter, params, dst, dst != NULL ? size - off : 0);
         len = n < 0 ? -1 : len + n;
     }
-    iter_clear(iter);
+    tt_iter_clear(iter);
     return len;
 }

@@ -280,13 +280,13 @@ static tensor_status reduce_core(const tensor_reduction_def *def, const tensor_t
         tensor_iter_config cfg;
         tensor_iter_t iter;
         if (st == TENSOR_OK) {
-            iter_config_init(&cfg, func);
+            tt_iter_config_init(&cfg, func);
             /* Inputs keep their dtypes: the kernel converts while loading. */
             tensor_iter_config_enable(&cfg, TENSOR_ITER_REDUCTION | TENSOR_ITER_PROMOTE_INPUTS);
             tensor_iter_config_add_output_dtype(&cfg, view, odt);
             for (int k = 0; k < ninputs; k++) tensor_iter_config_add_input(&cfg, ex[k]);
-            st = iter_build_into(&cfg, &iter);
-            iter_config_clear(&cfg);
+            st = tt_iter_build_into(&cfg, &iter);
+            tt_iter_config_clear(&cfg);
         }
         if (st == TENSOR_OK) {
             tensor_user_reduce_call call = {def->name, &def->fns[value], value, def->acc_size, def->user,
@@ -294,7 +294,7 @@ static tensor_status reduce_core(const tensor_reduction_def *def, const tensor_t
             tensor_kernel_params params = {0};
             params.reduction = &call;
             st = kernel(&iter, &params);
-            iter_clear(&iter);
+            tt_iter_clear(&iter);
         }
     }
     tensor_release(view);

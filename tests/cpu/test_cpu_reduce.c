@@ -45,27 +45,27 @@ static void test_converters(void **state) {
     (void)state;
     const float in[4] = {1.0f + 0x1p-12f, 2049.0f, -1.7f, 65520.0f};
     float out[4];
-    cpu_converter(TENSOR_FLOAT32, CPU_VAL_F32, TENSOR_FLOAT16)(out, (const char *)in, sizeof(float), 4);
+    tt_cpu_converter(TENSOR_FLOAT32, CPU_VAL_F32, TENSOR_FLOAT16)(out, (const char *)in, sizeof(float), 4);
     assert_true(out[0] == 1.0f && out[1] == 2048.0f && isinf(out[3]));
     assert_true(out[2] == tensor_f16_to_f32(tensor_f32_to_f16(-1.7f)));
-    cpu_converter(TENSOR_FLOAT32, CPU_VAL_F32, TENSOR_FLOAT32)(out, (const char *)in, sizeof(float), 4);
+    tt_cpu_converter(TENSOR_FLOAT32, CPU_VAL_F32, TENSOR_FLOAT32)(out, (const char *)in, sizeof(float), 4);
     assert_memory_equal(out, in, sizeof in);
     int64_t iv[4];
-    cpu_converter(TENSOR_FLOAT32, CPU_VAL_I64, TENSOR_INT32)(iv, (const char *)in, sizeof(float), 4);
+    tt_cpu_converter(TENSOR_FLOAT32, CPU_VAL_I64, TENSOR_INT32)(iv, (const char *)in, sizeof(float), 4);
     assert_true(iv[0] == 1 && iv[1] == 2049 && iv[2] == -1 && iv[3] == 65520);
     const int8_t i8[3] = {-3, 0, 7};
-    cpu_converter(TENSOR_INT8, CPU_VAL_I64, TENSOR_BOOL)(iv, (const char *)i8, 1, 3);
+    tt_cpu_converter(TENSOR_INT8, CPU_VAL_I64, TENSOR_BOOL)(iv, (const char *)i8, 1, 3);
     assert_true(iv[0] == 1 && iv[1] == 0 && iv[2] == 1);
     /* strided and broadcast (stride 0) loads */
     const double d[6] = {1, 2, 3, 4, 5, 6};
-    cpu_converter(TENSOR_FLOAT64, CPU_VAL_F32, TENSOR_FLOAT32)(out, (const char *)d, 2 * sizeof(double), 3);
+    tt_cpu_converter(TENSOR_FLOAT64, CPU_VAL_F32, TENSOR_FLOAT32)(out, (const char *)d, 2 * sizeof(double), 3);
     assert_true(out[0] == 1 && out[1] == 3 && out[2] == 5);
-    cpu_converter(TENSOR_FLOAT64, CPU_VAL_F32, TENSOR_FLOAT32)(out, (const char *)(d + 3), 0, 2);
+    tt_cpu_converter(TENSOR_FLOAT64, CPU_VAL_F32, TENSOR_FLOAT32)(out, (const char *)(d + 3), 0, 2);
     assert_true(out[0] == 4 && out[1] == 4);
-    assert_true(cpu_converter_is_plain(TENSOR_FLOAT16, CPU_VAL_F32, TENSOR_FLOAT32));
-    assert_false(cpu_converter_is_plain(TENSOR_FLOAT32, CPU_VAL_F32, TENSOR_FLOAT16));
-    assert_true(cpu_converter_is_plain(TENSOR_INT8, CPU_VAL_I64, TENSOR_INT8));
-    assert_false(cpu_converter_is_plain(TENSOR_INT8, CPU_VAL_I64, TENSOR_BOOL));
+    assert_true(tt_cpu_converter_is_plain(TENSOR_FLOAT16, CPU_VAL_F32, TENSOR_FLOAT32));
+    assert_false(tt_cpu_converter_is_plain(TENSOR_FLOAT32, CPU_VAL_F32, TENSOR_FLOAT16));
+    assert_true(tt_cpu_converter_is_plain(TENSOR_INT8, CPU_VAL_I64, TENSOR_INT8));
+    assert_false(tt_cpu_converter_is_plain(TENSOR_INT8, CPU_VAL_I64, TENSOR_BOOL));
 }
 
 /* ---- accuracy of the float sum paths ---- */

@@ -194,7 +194,7 @@ static void test_short_direct_unaligned_output(void **state) {
         assert_non_null(it);
         tensor_kernel_params params;
         memset(&params, 0, sizeof params);
-        assert_int_equal(cpu_sum_kernel(it, &params), TENSOR_OK);
+        assert_int_equal(tt_cpu_sum_kernel(it, &params), TENSOR_OK);
         tensor_iter_free(it);
         expect_bitwise(want, out, "sum into an unaligned output", (long long)off);
         tensor_release(out);
@@ -282,8 +282,8 @@ static void test_bf16_blocks_match_reference(void **state) {
                 }
                 if (nb == 4) x[3 * 2048 + 1] = 0x0001; /* a subnormal */
                 float p[7];
-                if (!cpu_sum_bf16_blocks(x, nb, nanskip, p, avx512)) {
-                    assert_false(cpu_sum_simd_avx2()); /* only without AVX2 */
+                if (!tt_cpu_sum_bf16_blocks(x, nb, nanskip, p, avx512)) {
+                    assert_false(tt_cpu_sum_simd_avx2()); /* only without AVX2 */
                     continue;
                 }
                 for (int64_t i = 0; i < nb; i++) {
