@@ -17,6 +17,17 @@ LD_LIBRARY_PATH="$prefix/lib" ./build/package-consumer/consumer
 PKG_CONFIG_PATH="$prefix/lib/pkgconfig" cc tests/package/consumer.c -o build/package-consumer/consumer_pc \
   $(PKG_CONFIG_PATH="$prefix/lib/pkgconfig" pkg-config --cflags --libs tinytensor)
 LD_LIBRARY_PATH="$prefix/lib" ./build/package-consumer/consumer_pc
+# Every installed header compiles on its own, as C11 and as C++17.
+for h in $(cd "$prefix/include" && find . -name '*.h' | sort); do
+  printf '#include "%s"\n' "${h#./}" >build/install-check/one_header.c
+  cc -std=c11 -Wall -Werror -fsyntax-only -I"$prefix/include" -I"$prefix/include/tinytensor" build/install-check/one_header.c ||
+    { echo "check-install: $h does not compile on its own as C11"; exit 1; }
+  if command -v c++ >/dev/null; then
+    c++ -std=c++17 -Wall -Werror -fsyntax-only -x c++ -I"$prefix/include" -I"$prefix/include/tinytensor" \
+      build/install-check/one_header.c || { echo "check-install: $h does not compile on its own as C++17"; exit 1; }
+  fi
+done
+echo "check-install: every installed header compiles alone (C11, C++17)"
 # An out-of-tree program with its own reductions (examples/custom_reduction), against the install.
 cmake -S examples/custom_reduction -B build/custom-reduction -DCMAKE_PREFIX_PATH="$prefix" >/dev/null
 cmake --build build/custom-reduction >/dev/null
