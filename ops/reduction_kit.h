@@ -10,10 +10,11 @@
  *   ACC_T REDUCE(ACC_T acc, VAL_T v)
  *   ACC_T COMBINE(ACC_T earlier, ACC_T later)
  *   VAL_T PROJECT(ACC_T acc, int64_t count)  count: elements reduced into this output
- * ACC_T may be a struct (a running max with its rescaled sum, say). The fold keeps four
- * independent accumulators on runs of 16 elements or more (element i in lane i % 4, the lanes
- * combined 0, 1, 2, 3 in that order), as the built-in reductions do: the order depends on the
- * plan only, so results are the same run to run and for any thread count. A reduction that
+ * ACC_T may be a struct (a running max with its rescaled sum, say). The fold keeps eight
+ * independent accumulators on runs of 16 elements or more (element i of a run in lane i % 8,
+ * the lanes combined by a fixed pairwise tree), so that the compiler can vectorise simple
+ * functors (gcc -O2 does, 16-byte vectors) and the order depends on the plan only: results are
+ * the same run to run and for any thread count. A reduction that
  * needs the elements' indices (argmax-like) writes tensor_reduction_fns by hand: fold receives
  * the index of its first element. */
 #ifndef TENSOR_REDUCTION_KIT_H
@@ -40,24 +41,20 @@
         VAL_T x_[(NIN) > 0 ? (NIN) : 1];                                                                        \
         int64_t i_ = 0;                                                                                         \
         if (n_ >= 16) {                                                                                         \
-            ACC_T a1_ = IDENTITY(), a2_ = IDENTITY(), a3_ = IDENTITY(), l0_ = IDENTITY();                       \
-            for (; i_ + 4 <= n_; i_ += 4) {                                                                     \
-                for (int k_ = 0; k_ < (NIN); k_++) x_[k_] = in_[k_][i_];                                        \
-                l0_ = REDUCE(l0_, MAP(x_));                                                                     \
-                for (int k_ = 0; k_ < (NIN); k_++) x_[k_] = in_[k_][i_ + 1];                                    \
-                a1_ = REDUCE(a1_, MAP(x_));                                                                     \
-                for (int k_ = 0; k_ < (NIN); k_++) x_[k_] = in_[k_][i_ + 2];                                    \
-                a2_ = REDUCE(a2_, MAP(x_));                                                                     \
-                for (int k_ = 0; k_ < (NIN); k_++) x_[k_] = in_[k_][i_ + 3];                                    \
-                a3_ = REDUCE(a3_, MAP(x_));                                                                     \
+            ACC_T l_[8];                                                                                        \
+            for (int q_ = 0; q_ < 8; q_++) l_[q_] = IDENTITY();                                                 \
+            for (; i_ + 8 <= n_; i_ += 8)                                                                       \
+                for (int q_ = 0; q_ < 8; q_++) {                                                                \
+                    for (int k_ = 0; k_ < (NIN); k_++) x_[k_] = in_[k_][i_ + q_];                               \
+                    l_[q_] = REDUCE(l_[q_], MAP(x_));                                                           \
+                }                                                                                               \
+            for (int q_ = 0; i_ + q_ < n_; q_++) { /* the tail joins lanes 0 .. 6 in turn */                    \
+                for (int k_ = 0; k_ < (NIN); k_++) x_[k_] = in_[k_][i_ + q_];                                   \
+                l_[q_] = REDUCE(l_[q_], MAP(x_));                                                               \
             }                                                                                                   \
-            for (int64_t t_ = 0; i_ + t_ < n_; t_++) { /* the tail joins lanes 0, 1, 2 in turn */               \
-                for (int k_ = 0; k_ < (NIN); k_++) x_[k_] = in_[k_][i_ + t_];                                   \
-                if (t_ == 0) l0_ = REDUCE(l0_, MAP(x_));                                                        \
-                else if (t_ == 1) a1_ = REDUCE(a1_, MAP(x_));                                                   \
-                else a2_ = REDUCE(a2_, MAP(x_));                                                                \
-            }                                                                                                   \
-            a0_ = COMBINE(a0_, COMBINE(COMBINE(COMBINE(l0_, a1_), a2_), a3_));                                  \
+            for (int w_ = 1; w_ < 8; w_ *= 2) /* a fixed tree: (0 1) (2 3) (4 5) (6 7), then pairs */           \
+                for (int q_ = 0; q_ < 8; q_ += 2 * w_) l_[q_] = COMBINE(l_[q_], l_[q_ + w_]);                   \
+            a0_ = COMBINE(a0_, l_[0]);                                                                          \
         } else {                                                                                                \
             for (; i_ < n_; i_++) {                                                                             \
                 for (int k_ = 0; k_ < (NIN); k_++) x_[k_] = in_[k_][i_];                                        \
