@@ -17,6 +17,11 @@ LD_LIBRARY_PATH="$prefix/lib" ./build/package-consumer/consumer
 PKG_CONFIG_PATH="$prefix/lib/pkgconfig" cc tests/package/consumer.c -o build/package-consumer/consumer_pc \
   $(PKG_CONFIG_PATH="$prefix/lib/pkgconfig" pkg-config --cflags --libs tinytensor)
 LD_LIBRARY_PATH="$prefix/lib" ./build/package-consumer/consumer_pc
+# A static link through pkg-config: the archive and its private dependencies (OpenMP, libm).
+PKG_CONFIG_PATH="$prefix/lib/pkgconfig" cc tests/package/consumer.c -o build/package-consumer/consumer_pc_static \
+  $(PKG_CONFIG_PATH="$prefix/lib/pkgconfig" pkg-config --cflags tinytensor) "$prefix/lib/libtinytensor.a" \
+  $(PKG_CONFIG_PATH="$prefix/lib/pkgconfig" pkg-config --static --libs-only-other --libs-only-l tinytensor | sed 's/-ltinytensor//')
+./build/package-consumer/consumer_pc_static
 # Every installed header compiles on its own, as C11 and as C++17.
 for h in $(cd "$prefix/include" && find . -name '*.h' | sort); do
   printf '#include "%s"\n' "${h#./}" >build/install-check/one_header.c
