@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "runtime/alloc.h"
 #include "iterator/iter_impl.h"
 #include "iterator/iter_local.h"
 #include "runtime/error.h"
@@ -19,7 +20,7 @@ void tensor_iter_free(tensor_iter_t *iter) {
 
 tensor_iter_t *tensor_iter_copy(const tensor_iter_t *iter) {
     TENSOR_CHECK_NOT_NULL_P(iter, "tensor_iter_copy", "iter");
-    tensor_iter_t *c = malloc(sizeof *c);
+    tensor_iter_t *c = tt_malloc(sizeof *c);
     if (c == NULL) return tensor_error_null(TENSOR_ERR_OUT_OF_MEMORY, "tensor_iter_copy: out of host memory");
     memcpy(c, iter, sizeof *c);
     for (int a = 0; a < c->num_operands; a++) tensor_retain(c->operands[a].tensor);

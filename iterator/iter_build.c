@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "runtime/alloc.h"
 #include "iterator/iter_build_impl.h"
 #include "iterator/iter_local.h"
 #include "runtime/error.h"
@@ -264,7 +265,7 @@ tensor_status tt_iter_build_into(const tensor_iter_config *cfg, tensor_iter_t *i
 
 tensor_iter_t *tensor_iter_build(const tensor_iter_config *cfg) {
     TENSOR_CHECK_NOT_NULL_P(cfg, "tensor_iter_build", "cfg");
-    tensor_iter_t *it = malloc(sizeof *it);
+    tensor_iter_t *it = tt_malloc(sizeof *it);
     if (it == NULL) return tensor_error_null(TENSOR_ERR_OUT_OF_MEMORY, "%s: out of host memory", cfg->name);
     if (tt_iter_build_into(cfg, it) != TENSOR_OK) {
         free(it);

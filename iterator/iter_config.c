@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "runtime/alloc.h"
 #include "iterator/iter_impl.h"
 #include "iterator/iter_local.h"
 #include "runtime/error.h"
@@ -29,7 +30,7 @@ void tt_iter_config_clear(tensor_iter_config *cfg) {
 }
 
 tensor_iter_config *tensor_iter_config_new(const char *name) {
-    tensor_iter_config *cfg = malloc(sizeof *cfg);
+    tensor_iter_config *cfg = tt_malloc(sizeof *cfg);
     if (cfg == NULL)
         return tensor_error_null(TENSOR_ERR_OUT_OF_MEMORY, "tensor_iter_config_new: out of host memory");
     tt_iter_config_init(cfg, name);

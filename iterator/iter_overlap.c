@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "runtime/alloc.h"
 #include "iterator/iter_build_impl.h"
 #include "runtime/error.h"
 
@@ -155,8 +156,8 @@ static share_result share_exact(const tensor_t *a, const tensor_t *b) {
     const runs *rs = a_small ? &ra : &rb, *rl = a_small ? &rb : &ra;
     const tensor_t *ts = a_small ? a : b, *tl = a_small ? b : a;
     if (rs->count > OVERLAP_SORT_LIMIT || rl->count > OVERLAP_SCAN_LIMIT) return SHARE_UNKNOWN;
-    int64_t *starts = malloc((size_t)rs->count * sizeof *starts);
-    int64_t *large = malloc((size_t)rl->count * sizeof *large);
+    int64_t *starts = tt_malloc((size_t)rs->count * sizeof *starts);
+    int64_t *large = tt_malloc((size_t)rl->count * sizeof *large);
     if (starts == NULL || large == NULL) {
         free(starts);
         free(large);
@@ -225,7 +226,7 @@ static share_result self_overlap(const tensor_t *t) {
     }
     const int64_t nt = r.count;
     if (nt > OVERLAP_SORT_LIMIT) return SHARE_UNKNOWN;
-    int64_t *offs = malloc((size_t)nt * sizeof *offs);
+    int64_t *offs = tt_malloc((size_t)nt * sizeof *offs);
     if (offs == NULL) return SHARE_NO_MEMORY;
     run_starts(&r, t->offset, offs);
     qsort(offs, (size_t)nt, sizeof *offs, cmp_i64);

@@ -3,6 +3,7 @@
  * split small tensors. */
 #include <stdlib.h>
 
+#include "runtime/alloc.h"
 #include "iterator/iter_impl.h"
 #include "runtime/error.h"
 
@@ -104,7 +105,7 @@ void tensor_iter_splitter_free(tensor_iter_splitter *s) {
 static tensor_status push(tensor_iter_splitter *s, tensor_iter_t *it) {
     if (s->count == s->cap) {
         int cap = s->cap ? 2 * s->cap : 16;
-        tensor_iter_t **st = realloc(s->stack, sizeof *st * (size_t)cap);
+        tensor_iter_t **st = tt_realloc(s->stack, sizeof *st * (size_t)cap);
         if (st == NULL) return tensor_error(TENSOR_ERR_OUT_OF_MEMORY, "tensor_iter_splitter: out of host memory");
         s->stack = st;
         s->cap = cap;
@@ -118,7 +119,7 @@ tensor_iter_splitter *tensor_iter_splitter_new(const tensor_iter_t *iter, int64_
     if (limit < 1)
         return tensor_error_null(TENSOR_ERR_INVALID_ARGUMENT, "tensor_iter_splitter_new: limit %lld must be >= 1",
                                  (long long)limit);
-    tensor_iter_splitter *s = calloc(1, sizeof *s);
+    tensor_iter_splitter *s = tt_calloc(1, sizeof *s);
     if (s == NULL) return tensor_error_null(TENSOR_ERR_OUT_OF_MEMORY, "tensor_iter_splitter_new: out of host memory");
     s->limit = limit;
     tensor_iter_t *c = tensor_iter_copy(iter);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "runtime/alloc.h"
 #include "iterator/iter_local.h"
 #include "ops/dispatch.h"
 #include "ops/elementwise.h"
@@ -92,7 +93,7 @@ static struct tensor_reduction *find_live(const char *name) {
 tensor_reduction *tensor_reduction_register(const tensor_reduction_def *def) {
     static const char func[] = "tensor_reduction_register";
     if (check_def(def, func) != TENSOR_OK) return NULL;
-    struct tensor_reduction *r = calloc(1, sizeof *r);
+    struct tensor_reduction *r = tt_calloc(1, sizeof *r);
     if (r == NULL) return tensor_error_null(TENSOR_ERR_OUT_OF_MEMORY, "%s: out of memory", func);
     r->magic = REDUCTION_MAGIC;
     r->live = true;

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "runtime/alloc.h"
 #include "runtime/block_cache.h"
 #include "runtime/error.h"
 
@@ -146,7 +147,7 @@ static int find_pool(device_state *d, void *stream, bool create) {
     if (!create) return -1;
     if (d->num_pools == d->cap_pools) {
         int cap = d->cap_pools ? 2 * d->cap_pools : 4;
-        stream_pool *p = realloc(d->pools, (size_t)cap * sizeof *p);
+        stream_pool *p = tt_realloc(d->pools, (size_t)cap * sizeof *p);
         if (p == NULL) return -1;
         d->pools = p;
         d->cap_pools = cap;
@@ -195,9 +196,9 @@ tensor_block_cache *tensor_block_cache_new(int num_devices, const tensor_block_c
         return tensor_error_null(TENSOR_ERR_INVALID_ARGUMENT, "%s: block cache needs raw_alloc and raw_free", func);
     if (num_devices < 0)
         return tensor_error_null(TENSOR_ERR_INVALID_ARGUMENT, "%s: negative device count %d", func, num_devices);
-    tensor_block_cache *c = calloc(1, sizeof *c);
+    tensor_block_cache *c = tt_calloc(1, sizeof *c);
     if (c == NULL) return tensor_error_null(TENSOR_ERR_OUT_OF_MEMORY, "%s: out of host memory for the block cache", func);
-    c->devices = calloc(num_devices > 0 ? (size_t)num_devices : 1, sizeof *c->devices);
+    c->devices = tt_calloc(num_devices > 0 ? (size_t)num_devices : 1, sizeof *c->devices);
     if (c->devices == NULL || pthread_mutex_init(&c->mutex, NULL) != 0) {
         free(c->devices);
         free(c);
@@ -254,7 +255,7 @@ static tensor_status alloc_locked(tensor_block_cache *c, int device, void *strea
     if (b != NULL) {
         free_list_remove(c, b);
     } else {
-        tensor_block *nb = calloc(1, sizeof *nb);
+        tensor_block *nb = tt_calloc(1, sizeof *nb);
         if (nb == NULL)
             return tensor_error(TENSOR_ERR_OUT_OF_MEMORY,
                                 "%s: out of host memory for the CUDA allocator's bookkeeping", func);
@@ -290,7 +291,7 @@ static tensor_status alloc_locked(tensor_block_cache *c, int device, void *strea
     if (worth_splitting(kind, remaining)) {
         /* If host memory for the remainder's record runs out, the whole block is handed
          * out instead: wasteful, never wrong. */
-        tensor_block *r = calloc(1, sizeof *r);
+        tensor_block *r = tt_calloc(1, sizeof *r);
         if (r != NULL) {
             r->ptr = (char *)((uintptr_t)b->ptr + rounded); /* device address: never dereferenced here */
             r->size = remaining;

@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "runtime/alloc.h"
 #include "runtime/error.h"
 #include "runtime/tensor_impl.h"
 
@@ -49,7 +50,7 @@ static void sb_reserve(sbuf *s, size_t extra) {
     if (need <= s->cap) return;
     size_t cap = s->cap ? s->cap : 256;
     while (cap < need) cap *= 2;
-    char *p = realloc(s->data, cap);
+    char *p = tt_realloc(s->data, cap);
     if (!p) {
         s->oom = true;
         return;
@@ -340,7 +341,7 @@ static tensor_status format_into(const tensor_t *t, sbuf *s, const char *func) {
             for (int d = 0; d < t->ndim; d++) src.strides[d] = t->strides[d];
         } else {
             size_t bytes = (size_t)numel * src.elsize;
-            host = malloc(bytes);
+            host = tt_malloc(bytes);
             if (!host) return tensor_error(TENSOR_ERR_OUT_OF_MEMORY, "%s: out of host memory (%zu bytes)", func, bytes);
             tensor_status st = tensor_to_buffer(t, host, bytes);
             if (st != TENSOR_OK) {

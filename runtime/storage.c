@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "runtime/alloc.h"
 #include "cuda/cuda_backend.h"
 #include "runtime/error.h"
 #include "runtime/storage.h"
@@ -18,7 +19,7 @@ void *tensor_host_alloc(size_t nbytes) {
     size_t rounded = (nbytes + TENSOR_HOST_ALIGNMENT - 1) / TENSOR_HOST_ALIGNMENT * TENSOR_HOST_ALIGNMENT;
     if (rounded < nbytes) return NULL; /* wrapped around */
     if (rounded == 0) rounded = TENSOR_HOST_ALIGNMENT;
-    return aligned_alloc(TENSOR_HOST_ALIGNMENT, rounded);
+    return tt_aligned_alloc(TENSOR_HOST_ALIGNMENT, rounded);
 }
 
 void tensor_host_free(void *p) { free(p); }
@@ -27,7 +28,7 @@ void tensor_host_free(void *p) { free(p); }
  * tensor_make (runtime/tensor.c) says why. */
 static tensor_storage *storage_struct(size_t nbytes, tensor_device device, tensor_storage_kind kind,
                                       const char *func) {
-    tensor_storage *s = malloc(sizeof *s);
+    tensor_storage *s = tt_malloc(sizeof *s);
     if (s == NULL) return tensor_error_null(TENSOR_ERR_OUT_OF_MEMORY, "%s: out of host memory for a storage", func);
     atomic_init(&s->refcount, 1);
     s->data = NULL;

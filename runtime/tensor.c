@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "runtime/alloc.h"
 #include "runtime/error.h"
 #include "runtime/tensor_impl.h"
 
@@ -10,7 +11,7 @@ tensor_t *tensor_make(tensor_storage *storage, int64_t offset, int ndim, const i
     /* malloc and every field set, not calloc: glibc's calloc (2.36 here) skips the per-thread
      * cache, and with the storage's it was a tenth of a tiny reduction's instructions
      * (callgrind). Not malloc + memset either: compilers fuse those back into calloc. */
-    tensor_t *t = malloc(sizeof *t);
+    tensor_t *t = tt_malloc(sizeof *t);
     if (t == NULL) return tensor_error_null(TENSOR_ERR_OUT_OF_MEMORY, "%s: out of host memory for a tensor", func);
     atomic_init(&t->refcount, 1);
     tensor_storage_retain(storage);
