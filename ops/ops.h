@@ -85,6 +85,43 @@ TENSOR_API tensor_t *tensor_any(const tensor_t *t, const int *dims, int ndims, b
  * floats keep theirs, float16/bfloat16 accumulate in float32); empty reductions give 0. */
 TENSOR_API tensor_t *tensor_sum_of_squares(const tensor_t *t, const int *dims, int ndims, bool keepdim);
 
+/* ---- out= forms ----
+ * tensor_X_out(out, <X's arguments>): X's result into out (borrowed). out's dtype must be X's
+ * result dtype, or for the forms with a dtype= argument, TENSOR_DTYPE_DEFAULT means out's
+ * dtype (as tensor_sum_out). An out of another shape is resized (as tensor_sum_out), unless it
+ * shares the input's storage (TENSOR_ERR_SHAPE). out may be the input or alias it: the result
+ * is computed first, then copied in. A failing call leaves out's values unchanged. Max and min
+ * with indices write both outputs or neither. */
+TENSOR_API tensor_status tensor_nansum_out(tensor_t *out, const tensor_t *t, const int *dims, int ndims, bool keepdim,
+                                           tensor_dtype dtype);
+TENSOR_API tensor_status tensor_mean_out(tensor_t *out, const tensor_t *t, const int *dims, int ndims, bool keepdim,
+                                         tensor_dtype dtype);
+TENSOR_API tensor_status tensor_nanmean_out(tensor_t *out, const tensor_t *t, const int *dims, int ndims, bool keepdim,
+                                            tensor_dtype dtype);
+TENSOR_API tensor_status tensor_prod_out(tensor_t *out, const tensor_t *t, const int *dim, bool keepdim,
+                                         tensor_dtype dtype);
+TENSOR_API tensor_status tensor_amax_out(tensor_t *out, const tensor_t *t, const int *dims, int ndims, bool keepdim);
+TENSOR_API tensor_status tensor_amin_out(tensor_t *out, const tensor_t *t, const int *dims, int ndims, bool keepdim);
+TENSOR_API tensor_status tensor_max_dim_out(tensor_t *values, tensor_t *indices, const tensor_t *t, int dim,
+                                            bool keepdim);
+TENSOR_API tensor_status tensor_min_dim_out(tensor_t *values, tensor_t *indices, const tensor_t *t, int dim,
+                                            bool keepdim);
+TENSOR_API tensor_status tensor_argmax_out(tensor_t *out, const tensor_t *t, const int *dim, bool keepdim);
+TENSOR_API tensor_status tensor_argmin_out(tensor_t *out, const tensor_t *t, const int *dim, bool keepdim);
+TENSOR_API tensor_status tensor_var_out(tensor_t *out, const tensor_t *t, const int *dims, int ndims, double correction,
+                                        bool keepdim);
+TENSOR_API tensor_status tensor_std_out(tensor_t *out, const tensor_t *t, const int *dims, int ndims, double correction,
+                                        bool keepdim);
+TENSOR_API tensor_status tensor_norm_out(tensor_t *out, const tensor_t *t, double p, const int *dims, int ndims,
+                                         bool keepdim);
+TENSOR_API tensor_status tensor_logsumexp_out(tensor_t *out, const tensor_t *t, const int *dims, int ndims,
+                                              bool keepdim);
+TENSOR_API tensor_status tensor_count_nonzero_out(tensor_t *out, const tensor_t *t, const int *dims, int ndims);
+TENSOR_API tensor_status tensor_all_out(tensor_t *out, const tensor_t *t, const int *dims, int ndims, bool keepdim);
+TENSOR_API tensor_status tensor_any_out(tensor_t *out, const tensor_t *t, const int *dims, int ndims, bool keepdim);
+TENSOR_API tensor_status tensor_sum_of_squares_out(tensor_t *out, const tensor_t *t, const int *dims, int ndims,
+                                                   bool keepdim);
+
 /* ---- explain ---- */
 /* How the reduction `op` ("sum", "nansum", "prod", "mean", "nanmean", "amax", "amin", "max",
  * "min", "argmax", "argmin", "var", "std", "var_mean", "std_mean", "norm" (p = 2),
