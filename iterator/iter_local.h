@@ -23,4 +23,10 @@ tensor_status tt_iter_build_into(const tensor_iter_config *cfg, tensor_iter_t *i
  * num_operands was set to 0 (a caller that may bail out before building it). */
 void tt_iter_clear(tensor_iter_t *it);
 
+/* NumPy broadcasting of `sizes` (n dims) into the running shape (*ndim, shape) (PyTorch's
+ * infer_size: dims counted in the padded result). TENSOR_ERR_SHAPE names func and the operand
+ * ("<what> <index>"); shape is unchanged then. */
+tensor_status tt_iter_broadcast_into(int *ndim, int64_t *shape, int n, const int64_t *sizes, const char *func,
+                                     const char *what, int index);
+
 #endif

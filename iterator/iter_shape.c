@@ -18,25 +18,28 @@ char *tt_iter_format_shape(char *buf, size_t size, int ndim, const int64_t *size
     return buf;
 }
 
-/* NumPy broadcasting of `sizes` into the running shape b->shape (PyTorch's infer_size: a is
- * the shape so far, b the new operand; dims are counted in the padded result). */
-static tensor_status broadcast_into(iter_build *b, int ndim, const int64_t *sizes, const char *what, int index) {
-    int out_ndim = ndim > b->ndim ? ndim : b->ndim;
+tensor_status tt_iter_broadcast_into(int *ndim, int64_t *shape, int n, const int64_t *sizes, const char *func,
+                                     const char *what, int index) {
+    int out_ndim = n > *ndim ? n : *ndim;
     int64_t out[TENSOR_MAX_DIMS];
     for (int i = out_ndim - 1; i >= 0; i--) {
-        int da = i - (out_ndim - b->ndim), db = i - (out_ndim - ndim);
-        int64_t sa = da >= 0 ? b->shape[da] : 1;
+        int da = i - (out_ndim - *ndim), db = i - (out_ndim - n);
+        int64_t sa = da >= 0 ? shape[da] : 1;
         int64_t sb = db >= 0 ? sizes[db] : 1;
         if (sa != sb && sa != 1 && sb != 1)
             return tensor_error(TENSOR_ERR_SHAPE,
                                 "%s: The size of tensor a (%lld) must match the size of tensor b (%lld) at "
                                 "non-singleton dimension %d (%s %d)",
-                                b->name, (long long)sa, (long long)sb, i, what, index);
+                                func, (long long)sa, (long long)sb, i, what, index);
         out[i] = sa == 1 ? sb : sa;
     }
-    b->ndim = out_ndim;
-    memcpy(b->shape, out, sizeof(int64_t) * (size_t)out_ndim);
+    *ndim = out_ndim;
+    memcpy(shape, out, sizeof(int64_t) * (size_t)out_ndim);
     return TENSOR_OK;
+}
+
+static tensor_status broadcast_into(iter_build *b, int ndim, const int64_t *sizes, const char *what, int index) {
+    return tt_iter_broadcast_into(&b->ndim, b->shape, ndim, sizes, b->name, what, index);
 }
 
 /* Whether `sizes` broadcasts to the declared shape without changing it. */

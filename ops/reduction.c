@@ -11,6 +11,7 @@
 #include "ops/dispatch.h"
 #include "ops/elementwise.h"
 #include "ops/ops.h"
+#include "ops/reduce_internal.h"
 #include "ops/reduce_plan.h"
 #include "ops/reduction.h"
 #include "ops/reduction_internal.h"
@@ -151,16 +152,12 @@ const char *tensor_reduction_name(const tensor_reduction *r) {
 /* ---- running one ---- */
 
 static bool is_float(tensor_dtype d) { return tensor_dtype_is_floating(d); }
-static bool is_float8(tensor_dtype d) { return d == TENSOR_FLOAT8_E4M3FN || d == TENSOR_FLOAT8_E5M2; }
 
 static tensor_dtype rule_dtype(tensor_reduction_dtype_rule rule, tensor_dtype promoted) {
     switch (rule) {
-    case TENSOR_REDUCTION_DTYPE_SUM:
-        if (!is_float(promoted)) return TENSOR_INT64;
-        return is_float8(promoted) ? TENSOR_FLOAT32 : promoted;
-    case TENSOR_REDUCTION_DTYPE_FLOAT:
-        if (!is_float(promoted) || is_float8(promoted)) return TENSOR_FLOAT32;
-        return promoted;
+    case TENSOR_REDUCTION_DTYPE_SUM: return tensor_reduce_sum_dtype(promoted, TENSOR_DTYPE_DEFAULT);
+    case TENSOR_REDUCTION_DTYPE_FLOAT: /* float8 -> float32 as sum's; integers -> float32 */
+        return is_float(promoted) ? tensor_reduce_sum_dtype(promoted, TENSOR_DTYPE_DEFAULT) : TENSOR_FLOAT32;
     default: return promoted;
     }
 }
@@ -168,29 +165,6 @@ static tensor_dtype rule_dtype(tensor_reduction_dtype_rule rule, tensor_dtype pr
 static tensor_reduction_value value_of(tensor_dtype d) {
     if (d == TENSOR_FLOAT64) return TENSOR_REDUCTION_F64;
     return is_float(d) ? TENSOR_REDUCTION_F32 : TENSOR_REDUCTION_I64;
-}
-
-/* The broadcast shape of n tensors (PyTorch's rules), or TENSOR_ERR_SHAPE. */
-static tensor_status broadcast_shape(const tensor_t *const *in, int n, int *ndim, int64_t *shape, const char *func) {
-    int nd = 0;
-    for (int k = 0; k < n; k++)
-        if (in[k]->ndim > nd) nd = in[k]->ndim;
-    for (int d = 0; d < nd; d++) shape[d] = 1;
-    for (int k = 0; k < n; k++) {
-        const int off = nd - in[k]->ndim;
-        for (int d = 0; d < in[k]->ndim; d++) {
-            const int64_t s = in[k]->sizes[d];
-            if (s == shape[off + d] || s == 1) continue;
-            if (shape[off + d] != 1)
-                return tensor_error(TENSOR_ERR_SHAPE,
-                                    "%s: The size of tensor %c (%lld) must match the size of tensor %c (%lld) at "
-                                    "non-singleton dimension %d",
-                                    func, 'a' + k, (long long)s, 'a', (long long)shape[off + d], off + d);
-            shape[off + d] = s;
-        }
-    }
-    *ndim = nd;
-    return TENSOR_OK;
 }
 
 /* The core of tensor_reduce / tensor_reduce_out / tensor_vecdot: def already valid; *out is
@@ -242,7 +216,9 @@ static tensor_status reduce_core(const tensor_reduction_def *def, const tensor_t
     /* Broadcast views of the inputs. */
     int nd = 0;
     int64_t shape[TENSOR_MAX_DIMS];
-    tensor_status st = broadcast_shape(inputs, ninputs, &nd, shape, func);
+    tensor_status st = TENSOR_OK;
+    for (int k = 0; k < ninputs && st == TENSOR_OK; k++)
+        st = tt_iter_broadcast_into(&nd, shape, inputs[k]->ndim, inputs[k]->sizes, func, "input", k);
     if (st != TENSOR_OK) return st;
     tensor_t *ex[TENSOR_REDUCTION_MAX_INPUTS] = {NULL};
     tensor_t *result = NULL, *view = NULL;
