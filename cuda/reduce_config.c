@@ -33,10 +33,46 @@ bool tensor_reduce_config_block_x_reduce(const tensor_reduce_config *c) { return
 bool tensor_reduce_config_block_y_reduce(const tensor_reduce_config *c) { return c->input_mult[1] != 0; }
 bool tensor_reduce_config_global_reduce(const tensor_reduce_config *c) { return c->input_mult[2] != 0; }
 
+/* ---- several inputs (a fused map-reduce: sum(a * b)) ----
+ * The plan's shape decisions (which dim is fastest, how wide a load) follow the reference input:
+ * the one with the most dims that move in memory (not broadcast), the first on a tie. A vector
+ * load is planned only when every input allows it, so a broadcast input (stride 0) never
+ * makes the kernel read past what it holds. */
+static int ref_input(const tensor_iter_t *iter) {
+    int best = tensor_iter_noutputs(iter), best_n = -1;
+    for (int a = tensor_iter_noutputs(iter); a < iter->num_operands; a++) {
+        int n = 0;
+        for (int d = 0; d < iter->ndim; d++) n += iter->operands[a].strides[d] != 0;
+        if (n > best_n) best = a, best_n = n;
+    }
+    return best;
+}
+
+/* Every input contiguous along dim d (stride = element size)? */
+static bool inputs_unit_stride(const tensor_iter_t *iter, int d, int elem) {
+    for (int a = tensor_iter_noutputs(iter); a < iter->num_operands; a++)
+        if (iter->operands[a].strides[d] != elem) return false;
+    return true;
+}
+
+/* Every input's rows start at the same address modulo `bytes` as the first input's (their base
+ * addresses and kept strides differ by multiples of it): the kernel cuts every input's row
+ * where it cuts the first's (an unaligned head, whole vectors, a tail). */
+static bool inputs_congruent(const tensor_iter_t *iter, int64_t bytes) {
+    const int in0 = tensor_iter_noutputs(iter);
+    for (int a = in0 + 1; a < iter->num_operands; a++) {
+        if ((uint64_t)(iter->operands[a].data - iter->operands[in0].data) % (uint64_t)bytes != 0) return false;
+        for (int d = tensor_iter_num_reduce_dims(iter); d < iter->ndim; d++)
+            if ((uint64_t)(iter->operands[a].strides[d] - iter->operands[in0].strides[d]) % (uint64_t)bytes != 0)
+                return false;
+    }
+    return true;
+}
+
 /* Largest power of two <= max_vec dividing the input's base address (in elements), the size of
  * the first kept dim, and every other input stride: then one vector load reads max_vec
  * neighbouring outputs' inputs, aligned. */
-static int output_vec_size(const tensor_iter_t *iter, int in_arg, int elem, int max_vec) {
+static int output_vec_size_of(const tensor_iter_t *iter, int in_arg, int elem, int max_vec) {
     int vec = max_vec;
     uint64_t checks[TENSOR_MAX_DIMS + 2];
     int n = 0;
@@ -47,6 +83,14 @@ static int output_vec_size(const tensor_iter_t *iter, int in_arg, int elem, int 
         if (d != out_dim) checks[n++] = (uint64_t)(iter->operands[in_arg].strides[d] / elem);
     for (int i = 0; i < n; i++)
         while (vec > 1 && checks[i] % (uint64_t)vec != 0) vec /= 2;
+    return vec;
+}
+
+/* The same for every input, each contiguous along the first kept dim (else 1). */
+static int output_vec_size(const tensor_iter_t *iter, int elem, int max_vec) {
+    if (!inputs_unit_stride(iter, tensor_iter_num_reduce_dims(iter), elem)) return 1;
+    int vec = max_vec;
+    for (int a = tensor_iter_noutputs(iter); a < iter->num_operands; a++) vec = output_vec_size_of(iter, a, elem, vec);
     return vec;
 }
 
@@ -67,18 +111,22 @@ static bool plan_short_rows(const tensor_iter_t *iter, const tensor_reduce_kerne
     int in_arg = tensor_iter_noutputs(iter);
     const int64_t *in_strides = tensor_iter_strides(iter, in_arg);
     if (!tr->tuned || !c->reduce_fastest || iter->ndim < 2 || tensor_iter_num_reduce_dims(iter) != 1 ||
-        c->num_outputs < 2 || in_strides[0] != tr->input_size)
+        c->num_outputs < 2 || !inputs_unit_stride(iter, 0, tr->input_size))
         return false;
-    /* 16-byte loads need every row to start 16-byte aligned and to hold whole vectors. */
+    /* 16-byte loads need every row of every input to start 16-byte aligned and to hold whole
+     * vectors. */
     int vec = tr->input_vec_size;
     int64_t vbytes = (int64_t)vec * tr->input_size;
-    bool aligned = vec > 1 && c->num_inputs % vec == 0 &&
-                   (uint64_t)(uintptr_t)iter->operands[in_arg].data % (uint64_t)vbytes == 0;
-    for (int d = 1; aligned && d < iter->ndim; d++)
-        if (iter->shape[d] > 1 && in_strides[d] % vbytes != 0) aligned = false;
+    bool aligned = vec > 1 && c->num_inputs % vec == 0;
+    for (int a = in_arg; aligned && a < iter->num_operands; a++) {
+        aligned = (uint64_t)(uintptr_t)iter->operands[a].data % (uint64_t)vbytes == 0;
+        for (int d = 1; aligned && d < iter->ndim; d++)
+            if (iter->shape[d] > 1 && iter->operands[a].strides[d] % vbytes != 0) aligned = false;
+    }
     if (!aligned) vec = 1;
     int64_t row_bytes = c->num_inputs * tr->input_size;
-    if (vec == 1 && iter->ndim == 2 && in_strides[1] == row_bytes && row_bytes <= TENSOR_REDUCE_TILE_MAX_ROW_BYTES &&
+    /* Tile mode stages one input in shared memory: one-input reductions only. */
+    if (vec == 1 && tensor_iter_ninputs(iter) == 1 && iter->ndim == 2 && in_strides[1] == row_bytes && row_bytes <= TENSOR_REDUCE_TILE_MAX_ROW_BYTES &&
         (uint64_t)(uintptr_t)iter->operands[in_arg].data % 16 == 0) {
         /* Tile mode: rows of a few elements that are not whole vectors. Lanes per row would
          * load 4-byte pieces of 28-byte rows (uncoalesced, and slower than torch); a CTA instead
@@ -119,8 +167,9 @@ static bool plan_short_rows(const tensor_iter_t *iter, const tensor_reduce_kerne
     c->input_mult[TENSOR_REDUCE_BLOCK_X] = 1;
     c->output_mult[TENSOR_REDUCE_BLOCK_Y] = 1;
     c->step_input = lanes;
-    c->step_output = (int64_t)c->block_height * TENSOR_REDUCE_SHORT_ROWS_FOR(tr->input_vec_size);
-    c->vt0 = TENSOR_REDUCE_SHORT_ROWS_FOR(tr->input_vec_size);
+    const int rows = TENSOR_REDUCE_SHORT_ROWS_N(tr->input_vec_size, tensor_iter_ninputs(iter));
+    c->step_output = (int64_t)c->block_height * rows;
+    c->vt0 = rows;
     c->values_per_thread = div_up(units, lanes);
     c->grid[0] = div_up(c->num_outputs, c->step_output);
     c->grid[1] = 1;
@@ -159,8 +208,7 @@ static int64_t split_height(const tensor_reduce_config *c, const tensor_cuda_pro
 static void plan_general(const tensor_iter_t *iter, const tensor_cuda_props *props, const tensor_reduce_kernel_traits *tr,
                          bool wide, tensor_reduce_config *out) {
     tensor_reduce_config c = *out;
-    int in_arg = tensor_iter_noutputs(iter);
-    const int64_t *in_strides = tensor_iter_strides(iter, in_arg);
+    const int64_t *in_strides = tensor_iter_strides(iter, ref_input(iter));
     int nred = tensor_iter_num_reduce_dims(iter);
     int64_t dim0, dim1, fastest_stride;
     if (c.reduce_fastest) {
@@ -174,13 +222,15 @@ static void plan_general(const tensor_iter_t *iter, const tensor_cuda_props *pro
     }
 
     if (fastest_stride == tr->input_size) {
-        if (c.reduce_fastest && dim0 > 128 && nred == 1 && tr->vt0 >= tr->input_vec_size) {
+        if (c.reduce_fastest && dim0 > 128 && nred == 1 && tr->vt0 >= tr->input_vec_size &&
+            inputs_unit_stride(iter, 0, tr->input_size) &&
+            inputs_congruent(iter, (int64_t)tr->input_vec_size * tr->input_size)) {
             /* Each vector load feeds one output: lanes stride over the row in vectors. */
             c.vectorize_input = true;
             dim0 /= tr->input_vec_size;
         } else if (!c.reduce_fastest) {
             /* Each vector load feeds output_vec_size neighbouring outputs. */
-            c.output_vec_size = output_vec_size(iter, in_arg, tr->input_size, tr->max_output_vec);
+            c.output_vec_size = output_vec_size(iter, tr->input_size, tr->max_output_vec);
             dim0 /= c.output_vec_size;
         }
     }
@@ -254,8 +304,8 @@ tensor_status tensor_reduce_config_make(const tensor_iter_t *iter, const tensor_
     TENSOR_CHECK_NOT_NULL(props, func, "props");
     TENSOR_CHECK_NOT_NULL(tr, func, "traits");
     TENSOR_CHECK_NOT_NULL(out, func, "out");
-    if (!tensor_iter_is_reduction(iter) || tensor_iter_ninputs(iter) != 1)
-        return tensor_error(TENSOR_ERR_INVALID_ARGUMENT, "%s: expected a reduction iterator with one input", func);
+    if (!tensor_iter_is_reduction(iter) || tensor_iter_ninputs(iter) < 1)
+        return tensor_error(TENSOR_ERR_INVALID_ARGUMENT, "%s: expected a reduction iterator with inputs", func);
     int64_t numel = tensor_iter_numel(iter);
     if (numel <= 0) return tensor_error(TENSOR_ERR_INVALID_ARGUMENT, "%s: the iterator is empty", func);
     if (tr->input_size <= 0 || tr->acc_size <= 0 || tr->vt0 <= 0 || tr->input_vec_size <= 0 || tr->max_output_vec <= 0 ||
@@ -274,8 +324,7 @@ tensor_status tensor_reduce_config_make(const tensor_iter_t *iter, const tensor_
     init.input_vec_size = tr->input_vec_size;
     init.output_vec_size = 1;
     init.vt0 = tr->vt0;
-    int in_arg = tensor_iter_noutputs(iter);
-    const int64_t *in_strides = tensor_iter_strides(iter, in_arg);
+    const int64_t *in_strides = tensor_iter_strides(iter, ref_input(iter));
     int nred = tensor_iter_num_reduce_dims(iter);
     /* An all-reduced (or 0-d) iteration reduces along its fastest dim by definition. */
     init.reduce_fastest = iter->ndim == 0 || nred == iter->ndim || in_strides[0] < in_strides[nred];

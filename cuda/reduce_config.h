@@ -59,6 +59,10 @@ typedef struct tensor_reduce_kernel_traits {
 /* Warps split a short reduced dim (reduce_config.c, split_height) from this many input elements. */
 #define TENSOR_REDUCE_SPLIT_MIN_ELEMS ((int64_t)1 << 20)
 #define TENSOR_REDUCE_SHORT_ROWS_FOR(vec) ((32 / (vec)) > 8 ? 8 : (32 / (vec)) < 2 ? 2 : (32 / (vec)))
+/* With several inputs a thread loads each row from each of them: as many bytes in flight with
+ * fewer rows (at least 2), so that the loads fit in registers (8 rows x 2 inputs spilled). */
+#define TENSOR_REDUCE_SHORT_ROWS_N(vec, nin)                                                     \
+    (TENSOR_REDUCE_SHORT_ROWS_FOR(vec) / (nin) < 2 ? 2 : TENSOR_REDUCE_SHORT_ROWS_FOR(vec) / (nin))
 #define TENSOR_REDUCE_SHORT_MAX_UNITS 64
 
 enum { TENSOR_REDUCE_BLOCK_X = 0, TENSOR_REDUCE_BLOCK_Y = 1, TENSOR_REDUCE_CTA = 2 };

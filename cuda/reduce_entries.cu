@@ -4,9 +4,11 @@
 // dynamic-cast row for the input's size and the output's value type, else "not implemented".
 // No kernel is instantiated here: the instances live in the units CMake generates.
 #include <cmath>
+#include <cstring>
 
 #include "cuda/reduce_ops.h"
 #include "cuda/reduce_run.cuh"
+#include "ops/reduction_internal.h"
 
 namespace tt_reduce {
 
@@ -19,10 +21,20 @@ namespace tt_reduce {
 namespace {
 
 enum Table {
-#define TT_TABLE_ID(NAME, NOUT) TABLE_##NAME,
+#define TT_TABLE_ID(NAME, NOUT, NIN) TABLE_##NAME,
     TT_REDUCE_TABLES(TT_TABLE_ID)
 #undef TT_TABLE_ID
     NUM_TABLES
+};
+
+struct TableInfo {
+    const char *name;
+    int nout, nin;
+};
+constexpr TableInfo table_info[NUM_TABLES] = {
+#define TT_TABLE_INFO(NAME, NOUT, NIN) {#NAME, NOUT, NIN},
+    TT_REDUCE_TABLES(TT_TABLE_INFO)
+#undef TT_TABLE_INFO
 };
 
 // The dynamic rows' keys: the value type of the family (which output dtypes it serves) and
@@ -57,11 +69,16 @@ const Lookup &lookup() {
     return table;
 }
 
-tensor_status check_iter(const tensor_iter_t *iter, int nout, const char *func) {
+tensor_status check_iter(const tensor_iter_t *iter, int nout, int nin, const char *func) {
     if (iter == nullptr) return tensor_error(TENSOR_ERR_INVALID_ARGUMENT, "%s: argument 'iter' is NULL", func);
-    if (!tensor_iter_is_reduction(iter) || iter->num_outputs != nout || tensor_iter_ninputs(iter) != 1)
-        return tensor_error(TENSOR_ERR_INVALID_ARGUMENT, "%s: expected a reduction iterator with %d output%s and one input",
-                            func, nout, nout == 1 ? "" : "s");
+    if (!tensor_iter_is_reduction(iter) || iter->num_outputs != nout || tensor_iter_ninputs(iter) != nin)
+        return tensor_error(TENSOR_ERR_INVALID_ARGUMENT, "%s: expected a reduction iterator with %d output%s and %d input%s",
+                            func, nout, nout == 1 ? "" : "s", nin, nin == 1 ? "" : "s");
+    const tensor_dtype in = iter->operands[nout].dtype;
+    for (int q = 1; q < nin; q++)
+        if (iter->operands[nout + q].dtype != in)
+            return tensor_error(TENSOR_ERR_DTYPE, "%s: input %d is %s, input 0 %s: the kernel's inputs share one dtype",
+                                func, q, tensor_dtype_name(iter->operands[nout + q].dtype), tensor_dtype_name(in));
     return TENSOR_OK;
 }
 
@@ -76,7 +93,7 @@ tensor_status not_instantiated(const tensor_iter_t *iter, const Act &a) {
 constexpr int SECOND_SAME = -1;
 
 tensor_status dispatch(Table t, int nout, int second, tensor_iter_t *iter, Act &a) {
-    tensor_status st = check_iter(iter, nout, a.func);
+    tensor_status st = check_iter(iter, nout, table_info[t].nin, a.func);
     if (st != TENSOR_OK) return st;
     if (tensor_iter_numel(iter) == 0) return TENSOR_OK; /* ops/ handles empty reductions */
     const tensor_dtype in = iter->operands[nout].dtype, out = iter->operands[0].dtype;
@@ -98,6 +115,13 @@ Table norm_table(double p) {
     if (p == INFINITY) return TABLE_norminf;
     if (p == -INFINITY) return TABLE_normninf;
     return TABLE_normp;
+}
+
+// The table a fused built-in names (tensor_user_reduce_call.cuda_table), or NUM_TABLES.
+Table table_named(const char *name) {
+    for (int t = 0; t < NUM_TABLES; t++)
+        if (name != nullptr && strcmp(table_info[t].name, name) == 0) return (Table)t;
+    return NUM_TABLES;
 }
 
 }  // namespace
@@ -144,3 +168,35 @@ TT_CUDA_ENTRIES(any, "any", 0.0, TABLE_any, 1, 0)
 TT_CUDA_ENTRIES(logsumexp, "logsumexp", 0.0, TABLE_logsumexp, 1, 0)
 TT_CUDA_ENTRIES(norm, "norm", (params ? params->p : 2.0), norm_table(params ? params->p : 2.0), 1, 0)
 TT_CUDA_ENTRIES(var_mean, "var_mean", 0.0, TABLE_var_mean, 2, SECOND_SAME)
+
+// TENSOR_OP_USER_REDUCE on CUDA: a built-in map-reduce (vecdot) runs its table's kernel; a
+// reduction a user registered has host callbacks only, which no CUDA kernel can call.
+static tensor_status user_reduce(tensor_iter_t *iter, const tensor_kernel_params *params, Act &a) {
+    const tensor_user_reduce_call *call =
+        params != nullptr ? static_cast<const tensor_user_reduce_call *>(params->reduction) : nullptr;
+    if (call == nullptr) return tensor_error(TENSOR_ERR_INVALID_ARGUMENT, "%s: no reduction given", a.func);
+    a.op = call->name;
+    const Table t = table_named(call->cuda_table);
+    if (t == NUM_TABLES)
+        return tensor_error(TENSOR_ERR_NOT_IMPLEMENTED, "%s: the user reduction '%s' is not implemented for CUDA",
+                            a.func, call->name);
+    return dispatch(t, table_info[t].nout, 0, iter, a);
+}
+
+extern "C" tensor_status tensor_cuda_user_reduce_kernel(tensor_iter_t *iter, const tensor_kernel_params *params) {
+    Act a = {"tensor_reduce (CUDA)", "reduction", params, 0.0, false, nullptr, 0, 0};
+    return user_reduce(iter, params, a);
+}
+
+extern "C" int64_t tensor_cuda_user_reduce_explain(tensor_iter_t *iter, const tensor_kernel_params *params, char *buf,
+                                                   size_t size) {
+    const char *func = "tensor_reduce_explain (CUDA)";
+    if (buf == nullptr && size != 0) {
+        tensor_error(TENSOR_ERR_INVALID_ARGUMENT, "%s: argument 'buf' is NULL with size %zu", func, size);
+        return -1;
+    }
+    if (buf != nullptr && size > 0) buf[0] = '\0';
+    Act a = {func, "reduction", params, 0.0, true, buf, size, 0};
+    tensor_status st = user_reduce(iter, params, a);
+    return st == TENSOR_OK ? a.len : -1;
+}

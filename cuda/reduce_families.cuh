@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "cuda/convert.cuh"
 #include "cuda/reduce_host.h"
 #include "ops/functors/all.h"
 #include "ops/functors/amax.h"
@@ -233,5 +234,50 @@ struct is_sum64 : std::bool_constant<std::is_same<F, SumF64>::value || std::is_s
                                      std::is_same<F, NansumF64>::value || std::is_same<F, NansumI64>::value ||
                                      std::is_same<F, MeanF64>::value || std::is_same<F, SumSqF64>::value ||
                                      std::is_same<F, SumSqI64>::value> {};
+
+// ---- fused map-reduce families: several inputs, one value per position ----
+// Dot<S>: S's sum of the products of two inputs (vecdot). The product is rounded through the
+// inputs' storage type In before the sum takes it, as PyTorch's eager a * b writes it to
+// memory first: a float16 product rounds to float16, an int32 one wraps to 32 bits. The
+// multiply is __fmul_rn / __dmul_rn so that nvcc cannot contract it with the sum into an FMA
+// (that would skip the rounding the eager product has).
+// A float rounded to float16 / bfloat16 and back, by the hardware conversions alone (a NaN
+// stays a NaN; the store canonicalises it).
+__device__ __forceinline__ float round_f16(float v) {
+    unsigned short h;
+    float r;
+    asm("cvt.rn.f16.f32 %0, %1;" : "=h"(h) : "f"(v));
+    asm("cvt.f32.f16 %0, %1;" : "=f"(r) : "h"(h));
+    return r;
+}
+__device__ __forceinline__ float round_bf16(float v) {
+    unsigned short h;
+    asm("cvt.rn.bf16.f32 %0, %1;" : "=h"(h) : "f"(v));
+    return __uint_as_float((unsigned)h << 16);
+}
+
+template <class S>
+struct Dot : S {
+    using typename S::val_t;
+    static constexpr int nin = 2;
+    template <typename In>
+    static __device__ __forceinline__ val_t map(const val_t (&v)[2]) {
+        val_t prod;
+        if constexpr (std::is_same<val_t, float>::value) prod = __fmul_rn(v[0], v[1]);
+        else if constexpr (std::is_same<val_t, double>::value) prod = __dmul_rn(v[0], v[1]);
+        else prod = (val_t)((uint64_t)v[0] * (uint64_t)v[1]); // wraps, as the integer product does
+        if constexpr (std::is_same<In, val_t>::value) return prod;
+        else if constexpr (std::is_same<In, tt_cvt::Half>::value) return round_f16(prod);
+        else if constexpr (std::is_same<In, tt_cvt::BFloat16>::value) return round_bf16(prod);
+        else return tt_cvt::cvt<val_t>(tt_cvt::cvt<In>(prod));
+    }
+};
+using DotF32 = Dot<SumF32>;
+using DotF64 = Dot<SumF64>;
+using DotI64 = Dot<SumI64>;
+
+// How many inputs a family folds (1 unless it declares nin and map).
+template <class F, class = void> struct family_inputs : std::integral_constant<int, 1> {};
+template <class F> struct family_inputs<F, std::void_t<decltype(F::nin)>> : std::integral_constant<int, F::nin> {};
 
 }  // namespace tt_reduce

@@ -127,24 +127,41 @@ tensor_status tensor_cuda_reduce_plan_make(const tensor_iter_t *iter, tensor_cud
     st = tensor_cuda_reduce_plan_config(iter, &props, kind, &plan->cfg);
     if (st != TENSOR_OK) return st;
 
-    const int out_arg = 0, in_arg = iter->num_outputs;
+    const int out_arg = 0, in_arg = iter->num_outputs, nin = tensor_iter_ninputs(iter);
     const int nred = tensor_iter_num_reduce_dims(iter);
     const int nkept = iter->ndim - nred;
-    /* Operands of the output calculator: (output, input[, output 2]), so that o[0] and o[1]
-     * mean the same for one- and two-output ops. */
     const int two = iter->num_outputs == 2;
-    const int64_t *oc_strides[3] = {iter->operands[out_arg].strides + nred, iter->operands[in_arg].strides + nred,
-                                    two ? iter->operands[1].strides + nred : NULL};
-    st = tensor_offset_calc_make(nkept, iter->shape + nred, two ? 3 : 2, oc_strides, &plan->out_calc);
+    if (nin < 1 || nin > TENSOR_CUDA_REDUCE_MAX_INPUTS || (two && nin != 1))
+        return tensor_error(TENSOR_ERR_INVALID_ARGUMENT, "%s: a reduction kernel takes 1 to %d inputs (one with two "
+                            "outputs), not %d", func, TENSOR_CUDA_REDUCE_MAX_INPUTS, nin);
+    for (int q = 1; q < nin; q++)
+        if (iter->operands[in_arg + q].dtype != iter->operands[in_arg].dtype)
+            return tensor_error(TENSOR_ERR_DTYPE, "%s: input %d is %s, input 0 %s: a reduction kernel's inputs share one "
+                                "dtype", func, q, tensor_dtype_name(iter->operands[in_arg + q].dtype),
+                                tensor_dtype_name(iter->operands[in_arg].dtype));
+    /* Operands of the output calculator: (output, inputs[, output 2]), so that o[0] and o[1]
+     * mean the same for every op. */
+    const int64_t *oc_strides[TENSOR_OFFSET_CALC_MAX_ARGS];
+    const int64_t *ic_strides[TENSOR_CUDA_REDUCE_MAX_INPUTS];
+    int noc = 0;
+    oc_strides[noc++] = iter->operands[out_arg].strides + nred;
+    for (int q = 0; q < nin; q++) {
+        oc_strides[noc++] = iter->operands[in_arg + q].strides + nred;
+        ic_strides[q] = iter->operands[in_arg + q].strides;
+    }
+    if (two) oc_strides[noc++] = iter->operands[1].strides + nred;
+    st = tensor_offset_calc_make(nkept, iter->shape + nred, noc, oc_strides, &plan->out_calc);
     if (st != TENSOR_OK) return st;
-    const int64_t *ic_strides[1] = {iter->operands[in_arg].strides};
-    st = tensor_offset_calc_make(nred, iter->shape, 1, ic_strides, &plan->in_calc);
+    st = tensor_offset_calc_make(nred, iter->shape, nin, ic_strides, &plan->in_calc);
     if (st != TENSOR_OK) return st;
     plan->in_mode = nred <= 1 ? TENSOR_CUDA_IN_STRIDED : TENSOR_CUDA_IN_CALC;
-    plan->in_stride0 = nred == 1 ? (uint32_t)iter->operands[in_arg].strides[0] : 0u;
+    plan->ninputs = nin;
+    for (int q = 0; q < nin; q++) {
+        plan->in_stride0[q] = nred == 1 ? (uint32_t)iter->operands[in_arg + q].strides[0] : 0u;
+        plan->src[q] = iter->operands[in_arg + q].data;
+    }
     plan->num_inputs = (uint32_t)plan->cfg.num_inputs;
     plan->num_outputs = (uint32_t)plan->cfg.num_outputs;
-    plan->src = iter->operands[in_arg].data;
     plan->dst = iter->operands[out_arg].data;
     plan->dst2 = two ? iter->operands[1].data : NULL;
     plan->in_dtype = (int)iter->operands[in_arg].dtype;

@@ -18,22 +18,31 @@ extern "C" {
 
 /* How thread_reduce turns the k-th reduced index into a byte offset from the input base. */
 enum {
-    TENSOR_CUDA_IN_STRIDED = 0, /* at most one reduced dim: k * in_stride0 (no division) */
+    TENSOR_CUDA_IN_STRIDED = 0, /* at most one reduced dim: k * in_stride0[q] (no division) */
     TENSOR_CUDA_IN_CALC = 1     /* several reduced dims: in_calc.get(k) (one divmod per dim) */
 };
 
+/* Inputs of one reduction kernel, at most: the output calculator has one operand per input
+ * besides the output, within the offset calculator's TENSOR_OFFSET_CALC_MAX_ARGS. Inputs share
+ * one dtype (the caller converts the others first). */
+#define TENSOR_CUDA_REDUCE_MAX_INPUTS 3
+
 typedef struct tensor_cuda_reduce_plan {
     tensor_reduce_config cfg;
-    /* Over the kept dims, operands (output, input[, output 2]): output byte offset, input base
-     * offset, and for two-output ops (max_dim's indices, var_mean's mean) the second output's. */
+    /* Over the kept dims, operands (output, input 0, ..., input n-1[, output 2]): the output's
+     * byte offset, each input's base offset, and for two-output ops (one input: max_dim's
+     * indices, var_mean's mean) the second output's. */
     tensor_offset_calc out_calc;
-    /* Over the reduced dims, operand (input): offset of the k-th reduced element. */
+    /* Over the reduced dims, one operand per input: offset of the k-th reduced element. */
     tensor_offset_calc in_calc;
     int in_mode;
-    uint32_t in_stride0;      /* bytes between consecutive reduced elements (TENSOR_CUDA_IN_STRIDED) */
+    int ninputs;              /* 1 .. TENSOR_CUDA_REDUCE_MAX_INPUTS (the kernel's Op fixes it too) */
+    /* bytes between consecutive reduced elements of each input (TENSOR_CUDA_IN_STRIDED; 0 for an
+     * input broadcast along the reduced dim) */
+    uint32_t in_stride0[TENSOR_CUDA_REDUCE_MAX_INPUTS];
     uint32_t num_inputs;      /* cfg.num_inputs, as the kernel's 32-bit type */
     uint32_t num_outputs;
-    const char *src;
+    const char *src[TENSOR_CUDA_REDUCE_MAX_INPUTS];
     char *dst;
     char *dst2;               /* the second output (two-output ops), else NULL */
     /* The dtypes of the input and the (first) output, and the output's element size: the
@@ -71,7 +80,7 @@ typedef struct tensor_cuda_reduce_kind {
 } tensor_cuda_reduce_kind;
 
 /* Fills *plan for iter (a built reduction iterator on a CUDA device, numel > 0, one or two
- * outputs, 32-bit indexable), index_base included (tensor_iter_reduce_index_base); the op's
+ * outputs, 1 .. TENSOR_CUDA_REDUCE_MAX_INPUTS inputs of one dtype, 32-bit indexable), index_base included (tensor_iter_reduce_index_base); the op's
  * scalars (op_param, correction, take_sqrt) are the caller's to set. Takes the staging buffer from the caching allocator (on the current
  * stream); *staging_handle receives its block (free it with tensor_cuda_free after the launch:
  * the cache reuses it on the same stream only, so after the kernel). Errors name func. */

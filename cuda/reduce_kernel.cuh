@@ -7,6 +7,9 @@
 //     using scalar_t = ...;   // how an input element is stored (uint16_t for float16, ...)
 //     using acc_t = ...;      // float, double, int64_t, bool or a struct (moved word-wise)
 //     static val_t load(scalar_t);       // convert while loading (val_t: float, double, int64_t)
+//     // optional, for a fused map-reduce of several inputs (sum(a * b)), all stored as scalar_t:
+//     static constexpr int nin = 2;      // 1 .. TENSOR_CUDA_REDUCE_MAX_INPUTS (default 1)
+//     static val_t load_n(const scalar_t (&x)[nin]); // one element of each input -> the value
 //     static acc_t identity();
 //     static acc_t reduce(acc_t, val_t x, int64_t index, double param); // index: in the whole
 //                                        // iterator; param: the op's scalar (norm's p)
@@ -119,6 +122,11 @@ template <class Op, class = void> struct is_dynamic_op : std::false_type {};
 template <class Op>
 struct is_dynamic_op<Op, std::void_t<decltype(Op::dynamic_cast_load)>> : std::bool_constant<Op::dynamic_cast_load> {};
 
+// An Op may declare `static constexpr int nin` inputs (default 1) and load_n: the kernel then
+// reads one element of each input at each position and folds load_n of them.
+template <class Op, class = void> struct op_inputs : std::integral_constant<int, 1> {};
+template <class Op> struct op_inputs<Op, std::void_t<decltype(Op::nin)>> : std::integral_constant<int, Op::nin> {};
+
 template <class Op, int OVS>
 struct Reducer {
     using scalar_t = typename Op::scalar_t;
@@ -128,13 +136,47 @@ struct Reducer {
     static constexpr int IN_VEC = 16 / (int)sizeof(scalar_t) < 16 ? 16 / (int)sizeof(scalar_t) : 16;
     static constexpr int NACC = 4;                          // accumulators of the vectorised path
 
+    static constexpr int NIN = op_inputs<Op>::value;
+    static_assert(NIN >= 1 && NIN <= TENSOR_CUDA_REDUCE_MAX_INPUTS, "inputs of a reduction kernel");
+    using val_t = typename Op::val_t;
+
     const tensor_cuda_reduce_plan &p;
     __device__ Reducer(const tensor_cuda_reduce_plan &plan) : p(plan) {}
 
+    // Where one output's elements start: a byte pointer per input. With one input, every loop
+    // below over the inputs is one iteration, so the one-input kernels are what they were.
+    struct Bases {
+        const char *at[NIN];
+    };
+    // Byte offsets of one reduced position in each input.
+    struct Offs {
+        uint32_t at[NIN];
+    };
+
     // An element's value: the Op converts by its own types, or (DynOp) by the plan's dtypes.
-    __device__ __forceinline__ typename Op::val_t ld(scalar_t x) const {
+    __device__ __forceinline__ val_t ld(scalar_t x) const {
         if constexpr (is_dynamic_op<Op>::value) return Op::load(x, p);
         else return Op::load(x);
+    }
+    // One element of each input -> the value reduced.
+    __device__ __forceinline__ val_t ldn(const scalar_t (&x)[NIN]) const {
+        if constexpr (NIN == 1) return ld(x[0]);
+        else return Op::load_n(x);
+    }
+    // Element i of one vector load per input.
+    template <class V>
+    __device__ __forceinline__ val_t ldv(const V (&v)[NIN], int i) const {
+        scalar_t x[NIN];
+#pragma unroll
+        for (int q = 0; q < NIN; q++) x[q] = v[q].v[i];
+        return ldn(x);
+    }
+    // Element i of each input's row.
+    __device__ __forceinline__ val_t ldi(const scalar_t *const (&d)[NIN], uint32_t i) const {
+        scalar_t x[NIN];
+#pragma unroll
+        for (int q = 0; q < NIN; q++) x[q] = d[q][i];
+        return ldn(x);
     }
 
     // The functor's reduce with the element's index in the whole iterator (split pieces add
@@ -154,15 +196,23 @@ struct Reducer {
     // test inside, nvcc kept both bodies in the loop, a branch per load (the 16-bit column sums
     // ran 18% more instructions than PyTorch's, which picks its offset function the same way).
     struct StridedOffset {
-        uint32_t stride;
-        __device__ __forceinline__ uint32_t operator()(uint32_t k) const { return k * stride; }
+        uint32_t stride[NIN];
+        __device__ __forceinline__ Offs operator()(uint32_t k) const {
+            Offs r;
+#pragma unroll
+            for (int q = 0; q < NIN; q++) r.at[q] = k * stride[q];
+            return r;
+        }
     };
     struct CalcOffset {
         const tensor_offset_calc *calc;
-        __device__ __forceinline__ uint32_t operator()(uint32_t k) const {
+        __device__ __forceinline__ Offs operator()(uint32_t k) const {
             uint32_t o[TENSOR_OFFSET_CALC_MAX_ARGS];
             tensor_offset_calc_get(calc, k, o);
-            return o[0];
+            Offs r;
+#pragma unroll
+            for (int q = 0; q < NIN; q++) r.at[q] = o[q];
+            return r;
         }
     };
 
@@ -189,47 +239,62 @@ struct Reducer {
 
     // The head into h, then the tail into t (element by element, in index order): the part of
     // the row no vector covers. Only the thread of input_idx 0 calls it.
-    __device__ __forceinline__ void fold_head_tail(const scalar_t *data, RowSplit s, acc_t &h, acc_t &t) const {
-        for (uint32_t i = 0; i < s.head; i++) h = red(h, ld(data[i]), i);
-        for (uint32_t i = s.head + s.nvec * IN_VEC; i < p.num_inputs; i++) t = red(t, ld(data[i]), i);
+    __device__ __forceinline__ void fold_head_tail(const scalar_t *const (&data)[NIN], RowSplit s, acc_t &h,
+                                                   acc_t &t) const {
+        for (uint32_t i = 0; i < s.head; i++) h = red(h, ldi(data, i), i);
+        for (uint32_t i = s.head + s.nvec * IN_VEC; i < p.num_inputs; i++) t = red(t, ldi(data, i), i);
     }
 
     // ---- 1a. thread reduce along a contiguous reduced dim, 16-byte loads ----
     // Lanes stride over the row in vectors. The row need not be 16-byte aligned (a narrowed
     // view, an odd row length): the whole vectors start at the first aligned element; the
     // unaligned head and the tail after the last whole vector are folded by the one thread
-    // whose input_idx is 0, so every element is counted exactly once.
-    __device__ acc_t vectorized_thread_reduce(const char *base, uint32_t input_idx) const {
-        if constexpr (is_byte_sum<Op>::value) return byte_sum_thread_reduce(base, input_idx);
-        const scalar_t *data = reinterpret_cast<const scalar_t *>(base);
+    // whose input_idx is 0, so every element is counted exactly once. Several inputs are cut
+    // where the first is: the plan vectorises only inputs whose rows are congruent to its rows.
+    __device__ acc_t vectorized_thread_reduce(const Bases &base, uint32_t input_idx) const {
+        if constexpr (is_byte_sum<Op>::value) return byte_sum_thread_reduce(base.at[0], input_idx);
+        using V = LoadVec<scalar_t, IN_VEC>;
+        const scalar_t *data[NIN];
+#pragma unroll
+        for (int q = 0; q < NIN; q++) data[q] = reinterpret_cast<const scalar_t *>(base.at[q]);
         const uint32_t step = (uint32_t)p.cfg.step_input;
-        const RowSplit s = split_row(data);
+        const RowSplit s = split_row(data[0]);
         const uint32_t head = s.head, nvec = s.nvec;
-        const LoadVec<scalar_t, IN_VEC> *vdata = reinterpret_cast<const LoadVec<scalar_t, IN_VEC> *>(data + head);
+        const V *vdata[NIN];
+#pragma unroll
+        for (int q = 0; q < NIN; q++) vdata[q] = reinterpret_cast<const V *>(data[q] + head);
         acc_t acc[NACC];
 #pragma unroll
         for (int i = 0; i < NACC; i++) acc[i] = Op::identity();
 
         uint32_t idx = input_idx;
-        // Two vectors per iteration, both loads issued before either is used (ILP). Four for
-        // 8-byte elements (their vectors hold 2 values, as PyTorch's 32-byte double vectors
-        // give 2 loads) measured slower: the float64 and int64 sums then spilled under the
-        // 32-register cap (Bounds; docs/perf_log.md).
-        for (const uint32_t bound = run_bound(nvec, step); idx < bound; idx += 2 * step) {
-            const LoadVec<scalar_t, IN_VEC> a = vdata[idx], b = vdata[idx + step];
+        // U vectors per iteration, all loads issued before any is used (ILP). One input: two.
+        // Four for 8-byte elements (their vectors hold 2 values, as PyTorch's 32-byte double
+        // vectors give 2 loads) measured slower: the float64 and int64 sums then spilled under
+        // the 32-register cap (Bounds; docs/perf_log.md). Several inputs: four per input (their
+        // kernels have 64 registers): with two, rows of a few thousand elements took two
+        // dependent round trips to memory per thread, and a fused sum(a * b) trailed
+        // torch.compile's on [1000, 8192] (docs/perf_log.md).
+        constexpr int U = NIN > 1 ? 4 : 2;
+        for (const uint32_t bound = run_bound(nvec, (uint64_t)(U - 1) * step); idx < bound; idx += U * step) {
+            V v[U][NIN];
 #pragma unroll
-            for (int i = 0; i < IN_VEC; i++)
-                acc[i % NACC] = red(acc[i % NACC], ld(a.v[i]), head + idx * IN_VEC + i);
+            for (int u = 0; u < U; u++)
 #pragma unroll
-            for (int i = 0; i < IN_VEC; i++)
-                acc[i % NACC] =
-                    red(acc[i % NACC], ld(b.v[i]), head + (idx + step) * IN_VEC + i);
+                for (int q = 0; q < NIN; q++) v[u][q] = vdata[q][idx + u * step];
+#pragma unroll
+            for (int u = 0; u < U; u++)
+#pragma unroll
+                for (int i = 0; i < IN_VEC; i++)
+                    acc[i % NACC] = red(acc[i % NACC], ldv(v[u], i), head + (idx + u * step) * IN_VEC + i);
         }
-        if (idx < nvec) {
-            const LoadVec<scalar_t, IN_VEC> a = vdata[idx];
+        for (; idx < nvec; idx += step) {
+            V a[NIN];
+#pragma unroll
+            for (int q = 0; q < NIN; q++) a[q] = vdata[q][idx];
 #pragma unroll
             for (int i = 0; i < IN_VEC; i++)
-                acc[i % NACC] = red(acc[i % NACC], ld(a.v[i]), head + idx * IN_VEC + i);
+                acc[i % NACC] = red(acc[i % NACC], ldv(a, i), head + idx * IN_VEC + i);
         }
         if (input_idx == 0) fold_head_tail(data, s, acc[0], acc[1]);
 #pragma unroll
@@ -277,7 +342,8 @@ struct Reducer {
             part[3] = dp4_sum(a.w, part[3], (scalar_t *)nullptr);
         }
         total = Op::combine(total, (acc_t)part[0] + (acc_t)part[1] + (acc_t)part[2] + (acc_t)part[3]);
-        if (input_idx == 0) fold_head_tail(data, s, total, total);
+        const scalar_t *const rows[NIN] = {data};
+        if (input_idx == 0) fold_head_tail(rows, s, total, total);
         return total;
     }
 
@@ -285,7 +351,8 @@ struct Reducer {
     // VT0 accumulator sets: VT0 loads are issued before the first reduce, so each thread has
     // VT0 * OVS * sizeof(scalar_t) bytes in flight.
     template <class Offset>
-    __device__ vec_t strided_thread_reduce(const char *base, uint32_t input_idx, Offset in_offset) const {
+    __device__ vec_t strided_thread_reduce(const Bases &base, uint32_t input_idx, Offset in_offset) const {
+        using V = LoadVec<scalar_t, OVS>;
         const uint32_t n = p.num_inputs, step = (uint32_t)p.cfg.step_input;
         acc_t acc[VT0][OVS];
 #pragma unroll
@@ -294,21 +361,27 @@ struct Reducer {
             for (int i = 0; i < OVS; i++) acc[j][i] = Op::identity();
         uint32_t idx = input_idx;
         for (const uint32_t bound = run_bound(n, (uint64_t)(VT0 - 1) * step); idx < bound; idx += VT0 * step) {
-            LoadVec<scalar_t, OVS> v[VT0];
+            V v[VT0][NIN];
+#pragma unroll
+            for (int j = 0; j < VT0; j++) {
+                const Offs o = in_offset(idx + j * step);
+#pragma unroll
+                for (int q = 0; q < NIN; q++) v[j][q] = *reinterpret_cast<const V *>(base.at[q] + o.at[q]);
+            }
 #pragma unroll
             for (int j = 0; j < VT0; j++)
-                v[j] = *reinterpret_cast<const LoadVec<scalar_t, OVS> *>(base + in_offset(idx + j * step));
 #pragma unroll
-            for (int j = 0; j < VT0; j++)
-#pragma unroll
-                for (int i = 0; i < OVS; i++) acc[j][i] = red(acc[j][i], ld(v[j].v[i]), idx + j * step);
+                for (int i = 0; i < OVS; i++) acc[j][i] = red(acc[j][i], ldv(v[j], i), idx + j * step);
         }
 #pragma unroll
         for (int j = 0; j < VT0; j++) {
             if (idx < n) {
-                const LoadVec<scalar_t, OVS> v = *reinterpret_cast<const LoadVec<scalar_t, OVS> *>(base + in_offset(idx));
+                const Offs o = in_offset(idx);
+                V v[NIN];
 #pragma unroll
-                for (int i = 0; i < OVS; i++) acc[j][i] = red(acc[j][i], ld(v.v[i]), idx);
+                for (int q = 0; q < NIN; q++) v[q] = *reinterpret_cast<const V *>(base.at[q] + o.at[q]);
+#pragma unroll
+                for (int i = 0; i < OVS; i++) acc[j][i] = red(acc[j][i], ldv(v, i), idx);
             }
             idx += step;
         }
@@ -384,9 +457,10 @@ struct Reducer {
             uint32_t o[TENSOR_OFFSET_CALC_MAX_ARGS];
             tensor_offset_calc_get(&p.out_calc, output_idx + i, o);
             char *out = p.dst + o[0];
-            // Two-output ops (max_dim's indices, var_mean's mean): the output calculator's third
-            // operand is the second output.
-            char *out2 = p.dst2 != nullptr ? p.dst2 + o[2] : nullptr;
+            // Two-output ops (one input: max_dim's indices, var_mean's mean): the output
+            // calculator's third operand is the second output.
+            char *out2 = nullptr;
+            if constexpr (NIN == 1) out2 = p.dst2 != nullptr ? p.dst2 + o[2] : nullptr;
             acc_t v = value.v[i];
             uint32_t out_size;
             if constexpr (is_dynamic_op<Op>::value) out_size = p.out_size;
@@ -481,27 +555,29 @@ struct Reducer {
     }
 
     // ---- short rows (cfg.short_rows, OVS 1): a group of blockDim.x lanes owns a row ----
-    // Thread (x, y) of CTA b folds rows b * H * R + r * H + y (r < R = TENSOR_REDUCE_SHORT_ROWS_FOR,
+    // Thread (x, y) of CTA b folds rows b * H * R + r * H + y (r < R = TENSOR_REDUCE_SHORT_ROWS_N,
     // H = blockDim.y): lane x takes the row's units x, x + blockDim.x, ... (a unit is a 16-byte
     // vector when short_vec > 1, else one element). The R loads of one unit step are issued
     // before the first add; then a shuffle tree over the lane group leaves the row in its
     // first lane, which stores it. No shared memory, no barrier.
     __device__ void short_rows_run() const {
-        constexpr int R = TENSOR_REDUCE_SHORT_ROWS_FOR(IN_VEC);
+        constexpr int R = TENSOR_REDUCE_SHORT_ROWS_N(IN_VEC, NIN);
         const uint32_t lanes = blockDim.x, tx = threadIdx.x, rows_h = blockDim.y;
         const uint32_t n = p.num_inputs;
         const uint32_t row0 = blockIdx.x * rows_h * R + threadIdx.y;
-        uint32_t off[R];  // input base of each row (bytes from p.src); valid when row < num_outputs
+        uint32_t off[R][NIN];  // each input's base of each row (bytes from p.src[q]); valid when row < num_outputs
         acc_t acc[R];
 #pragma unroll
         for (int r = 0; r < R; r++) {
             acc[r] = Op::identity();
-            off[r] = 0;
+#pragma unroll
+            for (int q = 0; q < NIN; q++) off[r][q] = 0;
             const uint32_t row = row0 + r * rows_h;
             if (row < p.num_outputs) {
                 uint32_t o[TENSOR_OFFSET_CALC_MAX_ARGS];
                 tensor_offset_calc_get(&p.out_calc, row, o);
-                off[r] = o[1];
+#pragma unroll
+                for (int q = 0; q < NIN; q++) off[r][q] = o[1 + q];
             }
         }
 #define TT_ROW_OK(r) (row0 + (uint32_t)(r) * rows_h < p.num_outputs)
@@ -509,25 +585,29 @@ struct Reducer {
             using V = LoadVec<scalar_t, IN_VEC>;
             const uint32_t units = n / IN_VEC;
             for (uint32_t u = tx; u < units; u += lanes) {
-                V v[R];
-#pragma unroll
-                for (int r = 0; r < R; r++)
-                    if (TT_ROW_OK(r)) v[r] = reinterpret_cast<const V *>(p.src + off[r])[u];
+                V v[R][NIN];
 #pragma unroll
                 for (int r = 0; r < R; r++)
                     if (TT_ROW_OK(r))
 #pragma unroll
-                        for (int i = 0; i < IN_VEC; i++) acc[r] = red(acc[r], ld(v[r].v[i]), u * IN_VEC + i);
+                        for (int q = 0; q < NIN; q++) v[r][q] = reinterpret_cast<const V *>(p.src[q] + off[r][q])[u];
+#pragma unroll
+                for (int r = 0; r < R; r++)
+                    if (TT_ROW_OK(r))
+#pragma unroll
+                        for (int i = 0; i < IN_VEC; i++) acc[r] = red(acc[r], ldv(v[r], i), u * IN_VEC + i);
             }
         } else {
             for (uint32_t u = tx; u < n; u += lanes) {
-                scalar_t v[R];
+                scalar_t v[R][NIN];
 #pragma unroll
                 for (int r = 0; r < R; r++)
-                    if (TT_ROW_OK(r)) v[r] = reinterpret_cast<const scalar_t *>(p.src + off[r])[u];
+                    if (TT_ROW_OK(r))
+#pragma unroll
+                        for (int q = 0; q < NIN; q++) v[r][q] = reinterpret_cast<const scalar_t *>(p.src[q] + off[r][q])[u];
 #pragma unroll
                 for (int r = 0; r < R; r++)
-                    if (TT_ROW_OK(r)) acc[r] = red(acc[r], ld(v[r]), u);
+                    if (TT_ROW_OK(r)) acc[r] = red(acc[r], ldn(v[r]), u);
             }
         }
         // Every lane of the warp shuffles (rows past the end hold the identity); offsets stay
@@ -553,8 +633,9 @@ struct Reducer {
     // The CTA's step_output consecutive dense rows are one contiguous, 16-byte aligned byte
     // range: copy it to shared memory with 16-byte loads (U in flight per thread), then each
     // thread folds whole rows, elements in order, and stores them (consecutive threads,
-    // consecutive outputs).
+    // consecutive outputs). One input (the plan gives tiles to one-input reductions only).
     __device__ void short_tile_run() const {
+        static_assert(NIN == 1, "tile mode stages one input");
         extern __shared__ __align__(16) unsigned char smem_raw[];
         using V = LoadVec<uint32_t, 4>;
         constexpr uint32_t T = TENSOR_REDUCE_SHORT_THREADS;
@@ -565,7 +646,7 @@ struct Reducer {
         const uint32_t rows = p.num_outputs - row0 < tile_rows ? p.num_outputs - row0 : tile_rows;
         uint32_t o[TENSOR_OFFSET_CALC_MAX_ARGS];
         tensor_offset_calc_get(&p.out_calc, row0, o);
-        const char *src = p.src + o[1];
+        const char *src = p.src[0] + o[1];
         const uint32_t total = rows * n, nv = total * (uint32_t)sizeof(scalar_t) / 16;
         const V *gv = reinterpret_cast<const V *>(src);
         V *sv = reinterpret_cast<V *>(smem_raw);
@@ -608,12 +689,17 @@ struct Reducer {
         if (output_idx < p.num_outputs && input_idx < p.num_inputs) {
             uint32_t o[TENSOR_OFFSET_CALC_MAX_ARGS];
             tensor_offset_calc_get(&p.out_calc, output_idx, o);
-            const char *base = p.src + o[1];
+            Bases base;
+#pragma unroll
+            for (int q = 0; q < NIN; q++) base.at[q] = p.src[q] + o[1 + q];
             if (OVS == 1 && p.cfg.vectorize_input) {
                 if constexpr (OVS == 1) value.v[0] = vectorized_thread_reduce(base, input_idx);
-            } else if (p.in_mode == TENSOR_CUDA_IN_STRIDED)
-                value = strided_thread_reduce(base, input_idx, StridedOffset{p.in_stride0});
-            else
+            } else if (p.in_mode == TENSOR_CUDA_IN_STRIDED) {
+                StridedOffset so;
+#pragma unroll
+                for (int q = 0; q < NIN; q++) so.stride[q] = p.in_stride0[q];
+                value = strided_thread_reduce(base, input_idx, so);
+            } else
                 value = strided_thread_reduce(base, input_idx, CalcOffset{&p.in_calc});
         }
         if (y_reduce()) value = block_y_reduce(value, shared);
@@ -650,7 +736,9 @@ struct Bounds {
     static constexpr int wide = TENSOR_REDUCE_WIDE_THREADS(OVS, acc);
     static constexpr int threads = 512 / OVS > wide ? 512 / OVS : wide;
     // The dynamic-cast tier calls its load out of line: it keeps 64 registers for the call.
-    static constexpr int min_blocks = (OVS == 1 && fits_32_registers<Op>::value && !is_dynamic_op<Op>::value) ? 4 : 2;
+    // So does a map-reduce of several inputs: a vector load per input is in flight.
+    static constexpr int min_blocks =
+        (OVS == 1 && fits_32_registers<Op>::value && !is_dynamic_op<Op>::value && op_inputs<Op>::value == 1) ? 4 : 2;
 };
 
 template <class Op, int OVS>
@@ -666,8 +754,13 @@ __global__ void __launch_bounds__(Bounds<Op, OVS>::threads, Bounds<Op, OVS>::min
 template <class Op>
 __global__ void __launch_bounds__(TENSOR_REDUCE_SHORT_THREADS, 2)
     short_rows_kernel(const __grid_constant__ tensor_cuda_reduce_plan plan) {
-    if (plan.cfg.short_tile) Reducer<Op, 1>(plan).short_tile_run();
-    else Reducer<Op, 1>(plan).short_rows_run();
+    if constexpr (op_inputs<Op>::value == 1) {
+        if (plan.cfg.short_tile) {
+            Reducer<Op, 1>(plan).short_tile_run();
+            return;
+        }
+    }
+    Reducer<Op, 1>(plan).short_rows_run();
 }
 
 // Launches the plan's kernel on `stream`. Returns the launch error (cudaSuccess when queued).

@@ -35,6 +35,9 @@ TENSOR_CUDA_REDUCE_ENTRIES(norm)
 TENSOR_CUDA_REDUCE_ENTRIES(max_dim)
 TENSOR_CUDA_REDUCE_ENTRIES(min_dim)
 TENSOR_CUDA_REDUCE_ENTRIES(var_mean)
+/* TENSOR_OP_USER_REDUCE: the fused built-ins (vecdot) by their table; user reductions fail
+ * with TENSOR_ERR_NOT_IMPLEMENTED. */
+TENSOR_CUDA_REDUCE_ENTRIES(user_reduce)
 #undef TENSOR_CUDA_REDUCE_ENTRIES
 
 #ifdef __cplusplus

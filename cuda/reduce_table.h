@@ -5,6 +5,8 @@
  *
  *   TT_REDUCE_TYPED(table, Family, In, Out)  typed: In -> Out, storage types of
  *                                            cuda/convert.cuh, Family of reduce_families.cuh
+ *                                            (a map-reduce Family, as Dot, reads several
+ *                                            inputs, all stored as In)
  *   TT_REDUCE_DYN(table, Family, N)          dynamic cast: every N-byte input into every output
  *                                            of Family's value type (float: every float output
  *                                            but float64; double: float64; int64: integers and
@@ -21,31 +23,32 @@
 #ifndef TENSOR_CUDA_REDUCE_TABLE_H
 #define TENSOR_CUDA_REDUCE_TABLE_H
 
-/* The tables (one per reduction; norm has one per order) and how many outputs each has. */
+/* The tables (one per reduction; norm has one per order): name, outputs, inputs. */
 #define TT_REDUCE_TABLES(X) \
-    X(sum, 1) \
-    X(nansum, 1) \
-    X(prod, 1) \
-    X(mean, 1) \
-    X(nanmean, 1) \
-    X(sum_of_squares, 1) \
-    X(amax, 1) \
-    X(amin, 1) \
-    X(max_dim, 2) \
-    X(min_dim, 2) \
-    X(argmax, 1) \
-    X(argmin, 1) \
-    X(count_nonzero, 1) \
-    X(all, 1) \
-    X(any, 1) \
-    X(logsumexp, 1) \
-    X(norm0, 1) \
-    X(norm1, 1) \
-    X(norm2, 1) \
-    X(norminf, 1) \
-    X(normninf, 1) \
-    X(normp, 1) \
-    X(var_mean, 2)
+    X(sum, 1, 1) \
+    X(nansum, 1, 1) \
+    X(prod, 1, 1) \
+    X(mean, 1, 1) \
+    X(nanmean, 1, 1) \
+    X(sum_of_squares, 1, 1) \
+    X(amax, 1, 1) \
+    X(amin, 1, 1) \
+    X(max_dim, 2, 1) \
+    X(min_dim, 2, 1) \
+    X(argmax, 1, 1) \
+    X(argmin, 1, 1) \
+    X(count_nonzero, 1, 1) \
+    X(all, 1, 1) \
+    X(any, 1, 1) \
+    X(logsumexp, 1, 1) \
+    X(norm0, 1, 1) \
+    X(norm1, 1, 1) \
+    X(norm2, 1, 1) \
+    X(norminf, 1, 1) \
+    X(normninf, 1, 1) \
+    X(normp, 1, 1) \
+    X(var_mean, 2, 1) \
+    X(vecdot, 1, 2)
 
 #endif
 
@@ -380,4 +383,14 @@ TT_REDUCE_TYPED(var_mean, WelfordF32, E5M2, float)
 TT_REDUCE_TYPED(var_mean, WelfordF64, double, double)
 TT_REDUCE_TYPED(var_mean, WelfordF32, Half, Half)
 TT_REDUCE_TYPED(var_mean, WelfordF32, BFloat16, BFloat16)
+/* vecdot: sum(a * b), two inputs of one dtype (a map-reduce family) */
+TT_REDUCE_TYPED(vecdot, DotF32, float, float)
+TT_REDUCE_TYPED(vecdot, DotF64, double, double)
+TT_REDUCE_TYPED(vecdot, DotF32, Half, Half)
+TT_REDUCE_TYPED(vecdot, DotF32, BFloat16, BFloat16)
+TT_REDUCE_TYPED(vecdot, DotI64, uint8_t, int64_t)
+TT_REDUCE_TYPED(vecdot, DotI64, int8_t, int64_t)
+TT_REDUCE_TYPED(vecdot, DotI64, int16_t, int64_t)
+TT_REDUCE_TYPED(vecdot, DotI64, int32_t, int64_t)
+TT_REDUCE_TYPED(vecdot, DotI64, int64_t, int64_t)
 #endif

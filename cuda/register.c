@@ -32,6 +32,7 @@ void tensor_cuda_register_kernels(void) {
     REG(TENSOR_OP_ALL, all);
     REG(TENSOR_OP_ANY, any);
     REG(TENSOR_OP_SUM_OF_SQUARES, sum_of_squares);
+    REG(TENSOR_OP_USER_REDUCE, user_reduce);
     /* ---- elementwise engine (cuda/loops.cuh; cuda/elementwise_*.cu, cuda/copy.cu) ---- */
     tensor_dispatch_register(TENSOR_OP_EW_UNARY, TENSOR_DEVICE_CUDA, tensor_cuda_ew_unary_kernel);
     tensor_dispatch_register(TENSOR_OP_EW_BINARY, TENSOR_DEVICE_CUDA, tensor_cuda_ew_binary_kernel);

@@ -170,9 +170,9 @@ static tensor_reduction_value value_of(tensor_dtype d) {
 /* The core of tensor_reduce / tensor_reduce_out / tensor_vecdot: def already valid; *out is
  * NULL (a new result) or the caller's tensor (borrowed). On success *out holds the result (a
  * new reference when it was NULL). */
-static tensor_status reduce_core(const tensor_reduction_def *def, const tensor_t *const *inputs, int ninputs,
-                                 const int *dims, int ndims, bool keepdim, tensor_dtype dtype, tensor_t **out,
-                                 const char *func) {
+static tensor_status reduce_core(const tensor_reduction_def *def, const char *cuda_table,
+                                 const tensor_t *const *inputs, int ninputs, const int *dims, int ndims, bool keepdim,
+                                 tensor_dtype dtype, tensor_t **out, const char *func) {
     if (inputs == NULL) return tensor_error(TENSOR_ERR_INVALID_ARGUMENT, "%s: argument 'inputs' is NULL", func);
     if (ninputs != def->ninputs)
         return tensor_error(TENSOR_ERR_INVALID_ARGUMENT, "%s: argument 'ninputs' is %d, but '%s' takes %d input%s", func,
@@ -209,7 +209,7 @@ static tensor_status reduce_core(const tensor_reduction_def *def, const tensor_t
         if (!tensor_device_equal((*out)->storage->device, dev))
             return tensor_error(TENSOR_ERR_DEVICE, "%s: argument 'out' is on another device than the inputs", func);
     }
-    if (dev.type != TENSOR_DEVICE_CPU)
+    if (dev.type != TENSOR_DEVICE_CPU && !(dev.type == TENSOR_DEVICE_CUDA && cuda_table != NULL))
         return tensor_error(TENSOR_ERR_NOT_IMPLEMENTED, "%s: the user reduction '%s' is not implemented for %s", func,
                             def->name, dev.type == TENSOR_DEVICE_CUDA ? "CUDA" : "this device");
 
@@ -267,7 +267,7 @@ static tensor_status reduce_core(const tensor_reduction_def *def, const tensor_t
         }
         if (st == TENSOR_OK) {
             tensor_user_reduce_call call = {def->name, &def->fns[value], value, def->acc_size, def->user,
-                                            plan.reduced_numel};
+                                            plan.reduced_numel, cuda_table};
             tensor_kernel_params params = {0};
             params.reduction = &call;
             st = kernel(&iter, &params);
@@ -289,7 +289,7 @@ tensor_t *tensor_reduce(const tensor_reduction *r, const tensor_t *const *inputs
     static const char func[] = "tensor_reduce";
     if (check_handle(r, func) != TENSOR_OK) return NULL;
     tensor_t *out = NULL;
-    if (reduce_core(&r->def, inputs, ninputs, dims, ndims, keepdim, dtype, &out, func) != TENSOR_OK) return NULL;
+    if (reduce_core(&r->def, NULL, inputs, ninputs, dims, ndims, keepdim, dtype, &out, func) != TENSOR_OK) return NULL;
     return out;
 }
 
@@ -298,7 +298,7 @@ tensor_status tensor_reduce_out(tensor_t *out, const tensor_reduction *r, const 
     static const char func[] = "tensor_reduce_out";
     if (check_handle(r, func) != TENSOR_OK) return tensor_last_status();
     if (out == NULL) return tensor_error(TENSOR_ERR_INVALID_ARGUMENT, "%s: argument 'out' is NULL", func);
-    return reduce_core(&r->def, inputs, ninputs, dims, ndims, keepdim, TENSOR_DTYPE_DEFAULT, &out, func);
+    return reduce_core(&r->def, NULL, inputs, ninputs, dims, ndims, keepdim, TENSOR_DTYPE_DEFAULT, &out, func);
 }
 
 /* ---- vecdot: sum(a * b), the product rounded as PyTorch's eager a * b would be (to the
@@ -365,14 +365,6 @@ tensor_t *tensor_vecdot(const tensor_t *a, const tensor_t *b, int dim) {
                                  "instead",
                                  func, tensor_dtype_name(a->dtype), tensor_dtype_name(b->dtype));
     const tensor_dtype d = a->dtype;
-    if (a->storage->device.type == TENSOR_DEVICE_CUDA && tensor_device_equal(a->storage->device, b->storage->device)) {
-        /* Not fused on CUDA yet: the product, then its sum (the same semantics). */
-        tensor_t *p = tensor_mul(a, b);
-        if (p == NULL) return NULL;
-        tensor_t *s = tensor_sum_dims(p, &dim, 1, false, TENSOR_DTYPE_DEFAULT);
-        tensor_release(p);
-        return s;
-    }
     /* Products that need no rounding (float32, float64, int64) take the kit's 4-lane fold. */
     const bool exact = d == TENSOR_FLOAT32 || d == TENSOR_FLOAT64 || d == TENSOR_INT64;
     tensor_reduction_def def = {"vecdot", 2, sizeof(double), TENSOR_REDUCTION_DTYPE_SUM, true, {{0}}, &d};
@@ -385,6 +377,7 @@ tensor_t *tensor_vecdot(const tensor_t *a, const tensor_t *b, int dim) {
     }
     const tensor_t *in[2] = {a, b};
     tensor_t *out = NULL;
-    if (reduce_core(&def, in, 2, &dim, 1, false, TENSOR_DTYPE_DEFAULT, &out, func) != TENSOR_OK) return NULL;
+    /* On CUDA the "vecdot" kernels of the reduction engine: the same fused pass. */
+    if (reduce_core(&def, "vecdot", in, 2, &dim, 1, false, TENSOR_DTYPE_DEFAULT, &out, func) != TENSOR_OK) return NULL;
     return out;
 }

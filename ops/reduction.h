@@ -115,9 +115,11 @@ TENSOR_API tensor_status tensor_reduce_out(tensor_t *out, const tensor_reduction
                                            int ninputs, const int *dims, int ndims, bool keepdim);
 
 /* torch.linalg.vecdot for real dtypes: sum(a * b) over `dim` (negative wraps) of a and b
- * broadcast against each other, in their promoted dtype (bool: an error, as in PyTorch), fused:
- * the product never reaches memory. The result has the broadcast shape without `dim`. New
- * tensor or NULL. On CUDA it runs as a product then a sum (not yet fused). */
+ * broadcast against each other. As in PyTorch, a and b must have the same dtype (bool is an
+ * error); the product is rounded to that dtype (an int32 product wraps) and summed with sum's
+ * rules (integers into int64, 16-bit floats accumulate in float32). Fused on the CPU and on
+ * CUDA: one pass over the inputs, the product never reaches memory, a broadcast input is read
+ * through stride 0. The result has the broadcast shape without `dim`. New tensor or NULL. */
 TENSOR_API tensor_t *tensor_vecdot(const tensor_t *a, const tensor_t *b, int dim);
 
 #ifdef __cplusplus

@@ -14,6 +14,9 @@ typedef struct tensor_user_reduce_call {
     size_t acc_size;
     const void *user;
     int64_t count;                   /* elements reduced into each output (whole call) */
+    /* A fused built-in's compiled CUDA kernels (the table's name in cuda/reduce_table.h, as
+     * "vecdot"); NULL for a user reduction, which runs on the CPU only. */
+    const char *cuda_table;
 } tensor_user_reduce_call;
 
 #endif

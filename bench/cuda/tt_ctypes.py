@@ -30,6 +30,8 @@ def load(build_dir):
     lib.tensor_from_blob.argtypes = [p, ctypes.c_int, i64p, i64p, ctypes.c_int, Device, p, p]
     lib.tensor_sum_dims.restype = p
     lib.tensor_sum_dims.argtypes = [p, ctypes.POINTER(ctypes.c_int), ctypes.c_int, ctypes.c_bool, ctypes.c_int]
+    lib.tensor_vecdot.restype = p
+    lib.tensor_vecdot.argtypes = [p, p, ctypes.c_int]
     lib.tensor_release.restype = None
     lib.tensor_release.argtypes = [p]
     lib.tensor_last_error.restype = ctypes.c_char_p
@@ -40,6 +42,26 @@ def load(build_dir):
     lib.tensor_get_dtype.restype = ctypes.c_int
     lib.tensor_get_dtype.argtypes = [p]
     return lib
+
+
+def view_of(lib, x):
+    """Our tensor over torch tensor x's memory (same sizes and strides, no copy); release it."""
+    n = x.dim()
+    sizes = (ctypes.c_int64 * max(n, 1))(*x.shape)
+    strides = (ctypes.c_int64 * max(n, 1))(*x.stride())
+    v = lib.tensor_from_blob(x.data_ptr(), n, sizes, strides, DTYPES[x.dtype], Device(1, x.device.index or 0), None, None)
+    if not v:
+        raise RuntimeError("tensor_from_blob: " + lib.tensor_last_error().decode())
+    return v
+
+
+def to_torch(lib, r, shape):
+    """Our output's values as a CPU torch tensor of `shape` (synchronises)."""
+    dt = TORCH_OF[lib.tensor_get_dtype(r)]
+    host = torch.empty(tuple(shape), dtype=dt)
+    if lib.tensor_to_buffer(r, host.data_ptr(), host.numel() * host.element_size()) != 0:
+        raise RuntimeError("tensor_to_buffer: " + lib.tensor_last_error().decode())
+    return host
 
 
 class Summer:

@@ -437,6 +437,89 @@ static void test_tuned_f16_outer(void **state) {
     tensor_release(in);
 }
 
+/* ---- two inputs (a fused sum(a * b)): the plan follows the reference input and vectorises
+ * only what every input allows ---- */
+
+/* A float32 blob of `shape` (strides: NULL = contiguous) at a fake address. */
+static tensor_t *blob(uintptr_t addr, int ndim, const int64_t *shape, const int64_t *strides) {
+    tensor_t *t = tensor_from_blob((void *)addr, ndim, shape, strides, TENSOR_FLOAT32, tensor_cpu(), NULL, NULL);
+    assert_non_null(t);
+    return t;
+}
+
+/* Plans sum over `dim` of a (shape sa) times b (shape/strides sb, broadcast to sa). */
+static tensor_iter_t *plan2(tensor_reduce_config *c, uintptr_t addr_a, uintptr_t addr_b, const int64_t *sa,
+                            const int64_t *sb, const int64_t *strides_b, int dim) {
+    tensor_t *a = blob(addr_a, 2, sa, NULL), *b0 = blob(addr_b, 2, sb, strides_b);
+    tensor_t *b = tensor_expand(b0, 2, sa);
+    assert_non_null(b);
+    int64_t os[2] = {sa[0], sa[1]};
+    os[dim] = 1;
+    tensor_t *out = blob(0x300000, 2, os, NULL);
+    tensor_iter_config *cfg = tensor_iter_config_new("plan2");
+    assert_non_null(cfg);
+    tensor_iter_config_enable(cfg, TENSOR_ITER_REDUCTION);
+    tensor_iter_config_add_output(cfg, out);
+    tensor_iter_config_add_input(cfg, a);
+    tensor_iter_config_add_input(cfg, b);
+    tensor_iter_t *it = tensor_iter_build(cfg);
+    if (it == NULL) fail_msg("build: %s", tensor_last_error());
+    tensor_iter_config_free(cfg);
+    tensor_release(out);
+    tensor_release(a);
+    tensor_release(b);
+    tensor_release(b0);
+    assert_int_equal(tensor_reduce_config_make(it, &h100, &f32_tuned, c), TENSOR_OK);
+    return it;
+}
+
+static void test_two_inputs(void **state) {
+    (void)state;
+    tensor_reduce_config c;
+    const int64_t rows[2] = {1000, 8192};
+    /* Rows of both, aligned alike: 16-byte loads along the rows, as one input. */
+    tensor_iter_t *it = plan2(&c, 0x100000, 0x900000, rows, rows, NULL, 1);
+    assert_true(c.reduce_fastest);
+    assert_true(c.vectorize_input);
+    tensor_iter_free(it);
+    /* b broadcast over the rows (stride 0 on the kept dim): still congruent (0 - 32768 is a
+     * multiple of 16), still vectorised. */
+    const int64_t row[2] = {1, 8192};
+    it = plan2(&c, 0x100000, 0x900000, rows, row, NULL, 1);
+    assert_true(c.reduce_fastest);
+    assert_true(c.vectorize_input);
+    tensor_iter_free(it);
+    /* b one float off a's alignment: its rows would be cut elsewhere, so no vectors. */
+    it = plan2(&c, 0x100000, 0x900004, rows, rows, NULL, 1);
+    assert_true(c.reduce_fastest);
+    assert_false(c.vectorize_input);
+    tensor_iter_free(it);
+    /* Columns: output vectors of 4 when both are contiguous along the outputs... */
+    const int64_t sq[2] = {4096, 4096};
+    it = plan2(&c, 0x100000, 0x900000, sq, sq, NULL, 0);
+    assert_false(c.reduce_fastest);
+    assert_int_equal(c.output_vec_size, 4);
+    tensor_iter_free(it);
+    /* ...and 1 when b is broadcast along them (it has no 4 neighbouring outputs to load). */
+    const int64_t col[2] = {4096, 1};
+    it = plan2(&c, 0x100000, 0x900000, sq, col, NULL, 0);
+    assert_false(c.reduce_fastest);
+    assert_int_equal(c.output_vec_size, 1);
+    tensor_iter_free(it);
+    /* Short rows: the lane-group kernel with half the rows per thread; never tile mode. */
+    const int64_t shortr[2] = {1 << 20, 32}, tiny[2] = {1 << 20, 7};
+    it = plan2(&c, 0x100000, 0x900000, shortr, shortr, NULL, 1);
+    assert_true(c.short_rows);
+    assert_int_equal(c.short_vec, 4);
+    assert_int_equal(c.vt0, TENSOR_REDUCE_SHORT_ROWS_N(4, 2));
+    assert_int_equal(c.step_output, (int64_t)c.block_height * TENSOR_REDUCE_SHORT_ROWS_N(4, 2));
+    tensor_iter_free(it);
+    it = plan2(&c, 0x100000, 0x900000, tiny, tiny, NULL, 1);
+    assert_true(c.short_rows);
+    assert_false(c.short_tile);
+    tensor_iter_free(it);
+}
+
 static void test_format_and_errors(void **state) {
     (void)state;
     planned p;
@@ -476,6 +559,7 @@ static const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_tuned_inner_split),
     cmocka_unit_test(test_tuned_outer_wide),
     cmocka_unit_test(test_tuned_f16_outer),
+    cmocka_unit_test(test_two_inputs),
     cmocka_unit_test(test_format_and_errors),
 };
 

@@ -1,0 +1,127 @@
+#!/usr/bin/env python3
+"""tinytensor's fused tensor_vecdot (sum(a * b) over a dim, one pass) on the H100 next to
+PyTorch's eager (a * b).sum(dim) (a product written to memory, then a sum) and torch.compile of
+the same expression (Inductor fuses it into one Triton reduction), in one process on the same
+memory, and next to the floor: torch's full float32 sum of a contiguous buffer of the same input
+bytes (reading each input once, nothing else).
+
+Method (as bench/cuda/run.py): CUDA events around the call, a 256 MiB fill_ before every timed
+call to flush the L2, 5 warm-up rounds, median of REPS; the calls rotate which goes first. Ours
+is the C API (tensor_vecdot) on views of torch's tensors (tensor_from_blob), through ctypes.
+Each result is checked against torch's. Writes OUT_DIR/bench_vecdot.md and .json.
+
+usage: bench_vecdot.py BUILD_DIR OUT_DIR [REPS]"""
+import json, os, sys
+
+import torch
+
+import tt_ctypes
+
+build_dir, out_dir = sys.argv[1], sys.argv[2]
+reps = int(sys.argv[3]) if len(sys.argv) > 3 else 50
+dev = torch.device("cuda")
+lib = tt_ctypes.load(build_dir)
+
+# name, shape of a, shape of b, dim, dtype
+CASES = [
+    ("f32_8192sq_dim1", [8192, 8192], [8192, 8192], 1, torch.float32),
+    ("f32_4096sq_dim0", [4096, 4096], [4096, 4096], 0, torch.float32),
+    ("f32_1Mx32_dim1", [1048576, 32], [1048576, 32], 1, torch.float32),
+    ("f32_1000x8192_dim1", [1000, 8192], [1000, 8192], 1, torch.float32),
+    ("f32_1000x8192_b8192_dim1", [1000, 8192], [8192], 1, torch.float32),
+    ("f32_65536x1024_dim1", [65536, 1024], [65536, 1024], 1, torch.float32),
+    ("f32_1024x65536_dim0", [1024, 65536], [1024, 65536], 0, torch.float32),
+    ("f16_8192sq_dim1", [8192, 8192], [8192, 8192], 1, torch.float16),
+    ("bf16_4096sq_dim0", [4096, 4096], [4096, 4096], 0, torch.bfloat16),
+]
+only = os.environ.get("VECDOT_CASES")
+if only:
+    CASES = [c for c in CASES if c[0] in only.split(",")]
+
+flush = torch.empty(256 << 20, dtype=torch.uint8, device=dev)
+ev0, ev1 = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+
+
+def timed(f, r):
+    flush.fill_(r & 0xff)
+    ev0.record()
+    y = f()
+    ev1.record()
+    ev1.synchronize()
+    return ev0.elapsed_time(ev1), y
+
+
+def median(v):
+    v = sorted(v)
+    return v[len(v) // 2]
+
+
+def time_rotating(fns):
+    """Median ms of each function, the order rotating every round."""
+    times = [[] for _ in fns]
+    k = len(fns)
+    for r in range(-5, reps):
+        for j in range(k):
+            i = (j + r) % k
+            ms, y = timed(fns[i][0], r)
+            if fns[i][1] is not None:
+                fns[i][1](y)
+            if r >= 0:
+                times[i].append(ms)
+    return [median(t) for t in times]
+
+
+rows = []
+for name, sa, sb, dim, dt in CASES:
+    g = torch.Generator(device=dev).manual_seed(0)
+    a = torch.rand(sa, device=dev, generator=g, dtype=torch.float32).to(dt) - 0.5
+    b = torch.rand(sb, device=dev, generator=g, dtype=torch.float32).to(dt) - 0.5
+    va, vb = tt_ctypes.view_of(lib, a), tt_ctypes.view_of(lib, b)
+
+    def ours():
+        r = lib.tensor_vecdot(va, vb, dim)
+        if not r:
+            raise RuntimeError("tensor_vecdot: " + lib.tensor_last_error().decode())
+        return r
+
+    eager = lambda: (a * b).sum(dim)
+    torch._dynamo.reset()  # a fresh compile per case (one lambda, many shapes: the recompile limit)
+    compiled_fn = torch.compile(lambda x, y: (x * y).sum(dim), dynamic=False)
+    compiled = lambda: compiled_fn(a, b)
+    buf = torch.full(((a.numel() * a.element_size() + b.numel() * b.element_size()) // 4,), 0.5, device=dev)
+    floor = lambda: buf.sum()
+    ref = eager()
+    compiled()  # compile outside the timing
+    r = ours()
+    mine = tt_ctypes.to_torch(lib, r, ref.shape)
+    lib.tensor_release(r)
+    bound = 1e-5 * (a.double().abs() * b.double().abs()).sum(dim).cpu() + 1e-30
+    if dt != torch.float32:
+        bound = bound + ref.double().abs().cpu() * 2.0 ** -7
+    err = ((mine.double() - ref.cpu().double()).abs() / bound).max().item()
+    t_ours, t_eager, t_comp, t_floor = time_rotating(
+        [(ours, lib.tensor_release), (eager, None), (compiled, None), (floor, None)])
+    nbytes = a.numel() * a.element_size() + b.numel() * b.element_size() + ref.numel() * ref.element_size()
+    row = {"name": name, "a": sa, "b": sb, "dim": dim, "dtype": str(dt).replace("torch.", ""),
+           "ours_ms": t_ours, "eager_ms": t_eager, "compile_ms": t_comp, "floor_ms": t_floor,
+           "vs_eager": t_eager / t_ours, "vs_compile": t_comp / t_ours, "floor_ratio": t_ours / t_floor,
+           "GBps": nbytes / t_ours / 1e6, "check": err <= 1.0, "err_ratio": err}
+    rows.append(row)
+    print(json.dumps(row), flush=True)
+    lib.tensor_release(va)
+    lib.tensor_release(vb)
+    del a, b, buf, ref
+
+gpu = torch.cuda.get_device_name()
+lines = [f"# tensor_vecdot vs torch ({gpu}, torch {torch.__version__}, {reps} reps, median ms, 256 MiB fill_ "
+         "flush, CUDA events)", "",
+         "| case | ours ms | eager (a*b).sum ms | torch.compile ms | floor ms | vs eager | vs compile | ours / floor "
+         "| GB/s | check |", "|---|---|---|---|---|---|---|---|---|---|"]
+for r in rows:
+    lines.append(f"| {r['name']} | {r['ours_ms']:.4f} | {r['eager_ms']:.4f} | {r['compile_ms']:.4f} | "
+                 f"{r['floor_ms']:.4f} | {r['vs_eager']:.2f}x | {r['vs_compile']:.2f}x | {r['floor_ratio']:.3f} | "
+                 f"{r['GBps']:.0f} | {'ok' if r['check'] else 'MISMATCH'} |")
+open(os.path.join(out_dir, "bench_vecdot.md"), "w").write("\n".join(lines) + "\n")
+json.dump({"gpu": gpu, "torch": torch.__version__, "reps": reps, "cases": rows},
+          open(os.path.join(out_dir, "bench_vecdot.json"), "w"), indent=1)
+print("\n".join(lines))
