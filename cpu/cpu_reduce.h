@@ -20,7 +20,7 @@
 #include <string.h>
 
 #include "iterator/iterator.h"
-#include "ops/dispatch.h"
+#include "contract/dispatch.h"
 #include "runtime/dtype.h"
 
 /* Elements converted per call of a converter (the generic loops' tile). */
@@ -312,25 +312,13 @@ tensor_status tt_cpu_run_by_input(const tensor_iter_t *iter, const tensor_kernel
     CPU_FUNCTOR_ADAPTERS(FN, ACC_T, VAL_T, OUT_T)                                                  \
     CPU_REDUCTION(FN##_cpu, ACC_T, VAL_T, FN##_cid, FN##_cred, FN##_ccomb, FN##_cproj, STORE)
 
-/* ---- the kernels (tensor_kernel_fn), registered by tensor_cpu_register_kernels ---- */
-tensor_status tt_cpu_sum_kernel(struct tensor_iter *iter, const tensor_kernel_params *params);
-tensor_status tt_cpu_nansum_kernel(struct tensor_iter *iter, const tensor_kernel_params *params);
-tensor_status tt_cpu_mean_kernel(struct tensor_iter *iter, const tensor_kernel_params *params);
-tensor_status tt_cpu_nanmean_kernel(struct tensor_iter *iter, const tensor_kernel_params *params);
-tensor_status tt_cpu_prod_kernel(struct tensor_iter *iter, const tensor_kernel_params *params);
-tensor_status tt_cpu_amax_kernel(struct tensor_iter *iter, const tensor_kernel_params *params);
-tensor_status tt_cpu_amin_kernel(struct tensor_iter *iter, const tensor_kernel_params *params);
-tensor_status tt_cpu_max_dim_kernel(struct tensor_iter *iter, const tensor_kernel_params *params);
-tensor_status tt_cpu_min_dim_kernel(struct tensor_iter *iter, const tensor_kernel_params *params);
-tensor_status tt_cpu_argmax_kernel(struct tensor_iter *iter, const tensor_kernel_params *params);
-tensor_status tt_cpu_argmin_kernel(struct tensor_iter *iter, const tensor_kernel_params *params);
-tensor_status tt_cpu_var_mean_kernel(struct tensor_iter *iter, const tensor_kernel_params *params);
-tensor_status tt_cpu_norm_kernel(struct tensor_iter *iter, const tensor_kernel_params *params);
-tensor_status tt_cpu_logsumexp_kernel(struct tensor_iter *iter, const tensor_kernel_params *params);
-tensor_status tt_cpu_count_nonzero_kernel(struct tensor_iter *iter, const tensor_kernel_params *params);
-tensor_status tt_cpu_all_kernel(struct tensor_iter *iter, const tensor_kernel_params *params);
-tensor_status tt_cpu_any_kernel(struct tensor_iter *iter, const tensor_kernel_params *params);
-tensor_status tt_cpu_sum_of_squares_kernel(struct tensor_iter *iter, const tensor_kernel_params *params);
+/* ---- the kernels (tensor_kernel_fn): one per row of contract/reductions.h ---- */
+#define TT_CPU_KERNEL_DECL_(ID, KERNEL, NAME, TORCH, NOUT, RULE, HAS_ID, IDENTITY, ALL) \
+    tensor_status tt_cpu_##KERNEL##_kernel(struct tensor_iter *iter, const tensor_kernel_params *params);
+TENSOR_BUILTIN_REDUCTIONS(TT_CPU_KERNEL_DECL_)
+#undef TT_CPU_KERNEL_DECL_
+/* Fills the CPU slots of the stub table (cpu/register.c); backends/backends.c calls it. */
+void tt_cpu_register_kernels(void);
 /* user reductions (ops/reduction.h; cpu/reduce_user.c) */
 tensor_status tt_cpu_user_reduce_kernel(struct tensor_iter *iter, const tensor_kernel_params *params);
 

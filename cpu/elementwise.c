@@ -18,7 +18,7 @@
 #include "cpu/cpu_reduce.h"
 #include "cpu/elementwise_compute.h"
 #include "iterator/iterator.h"
-#include "ops/dispatch.h"
+#include "contract/dispatch.h"
 #include "ops/functors/ew_common.h"
 #include "runtime/error.h"
 

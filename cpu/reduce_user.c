@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "cpu/cpu_reduce.h"
-#include "ops/reduction_internal.h"
+#include "contract/user_reduction.h"
 #include "runtime/error.h"
 
 typedef struct user_ctx {

@@ -4,7 +4,7 @@
 #ifndef TENSOR_CUDA_COPY_OPS_H
 #define TENSOR_CUDA_COPY_OPS_H
 
-#include "ops/dispatch.h"
+#include "contract/dispatch.h"
 #include "runtime/status.h"
 
 #ifdef __cplusplus

@@ -7,7 +7,7 @@
 #include <type_traits>
 
 #include "cuda/loops.cuh"
-#include "ops/dispatch.h"
+#include "contract/dispatch.h"
 #include "ops/elementwise.h"
 #include "ops/functors/ew_arith.h"
 #include "ops/functors/ew_common.h"

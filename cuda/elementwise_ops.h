@@ -4,7 +4,7 @@
 #ifndef TENSOR_CUDA_ELEMENTWISE_OPS_H
 #define TENSOR_CUDA_ELEMENTWISE_OPS_H
 
-#include "ops/dispatch.h"
+#include "contract/dispatch.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -8,7 +8,7 @@
 
 #include "cuda/reduce_ops.h"
 #include "cuda/reduce_run.cuh"
-#include "ops/reduction_internal.h"
+#include "contract/user_reduction.h"
 
 namespace tt_reduce {
 
@@ -129,7 +129,7 @@ Table table_named(const char *name) {
 
 using namespace tt_reduce;
 
-// The two extern "C" entries of an op: the kernel (ops/dispatch.h's tensor_kernel_fn) and its
+// The two extern "C" entries of an op: the kernel (contract/dispatch.h's tensor_kernel_fn) and its
 // explain (tensor_kernel_explain_fn), through the same lookup, so explain describes the
 // instance the kernel entry launches.
 #define TT_CUDA_ENTRIES(NAME, OPNAME, PARAM, TABLE, NOUT, SECOND)                                   \

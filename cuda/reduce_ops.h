@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "ops/dispatch.h"
+#include "contract/dispatch.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -17,28 +17,17 @@ extern "C" {
     tensor_status tensor_cuda_##NAME##_kernel(struct tensor_iter *iter, const tensor_kernel_params *params); \
     int64_t tensor_cuda_##NAME##_explain(struct tensor_iter *iter, const tensor_kernel_params *params, char *buf, \
                                          size_t size);
-TENSOR_CUDA_REDUCE_ENTRIES(sum)
-TENSOR_CUDA_REDUCE_ENTRIES(nansum)
-TENSOR_CUDA_REDUCE_ENTRIES(prod)
-TENSOR_CUDA_REDUCE_ENTRIES(amax)
-TENSOR_CUDA_REDUCE_ENTRIES(amin)
-TENSOR_CUDA_REDUCE_ENTRIES(mean)
-TENSOR_CUDA_REDUCE_ENTRIES(nanmean)
-TENSOR_CUDA_REDUCE_ENTRIES(sum_of_squares)
-TENSOR_CUDA_REDUCE_ENTRIES(argmax)
-TENSOR_CUDA_REDUCE_ENTRIES(argmin)
-TENSOR_CUDA_REDUCE_ENTRIES(count_nonzero)
-TENSOR_CUDA_REDUCE_ENTRIES(all)
-TENSOR_CUDA_REDUCE_ENTRIES(any)
-TENSOR_CUDA_REDUCE_ENTRIES(logsumexp)
-TENSOR_CUDA_REDUCE_ENTRIES(norm)
-TENSOR_CUDA_REDUCE_ENTRIES(max_dim)
-TENSOR_CUDA_REDUCE_ENTRIES(min_dim)
-TENSOR_CUDA_REDUCE_ENTRIES(var_mean)
+#define TENSOR_CUDA_REDUCE_ROW_(ID, KERNEL, NAME, TORCH, NOUT, RULE, HAS_ID, IDENTITY, ALL) \
+    TENSOR_CUDA_REDUCE_ENTRIES(KERNEL)
+TENSOR_BUILTIN_REDUCTIONS(TENSOR_CUDA_REDUCE_ROW_)
+#undef TENSOR_CUDA_REDUCE_ROW_
 /* TENSOR_OP_USER_REDUCE: the fused built-ins (vecdot) by their table; user reductions fail
  * with TENSOR_ERR_NOT_IMPLEMENTED. */
 TENSOR_CUDA_REDUCE_ENTRIES(user_reduce)
 #undef TENSOR_CUDA_REDUCE_ENTRIES
+
+/* Fills the CUDA slots of the stub table (cuda/register.c); backends/backends.c calls it. */
+void tt_cuda_register_kernels(void);
 
 #ifdef __cplusplus
 }

@@ -18,7 +18,7 @@
 #include "cuda/reduce_kernel.cuh"
 #include "cuda/reduce_op.cuh"
 #include "iterator/iterator.h"
-#include "ops/dispatch.h"
+#include "contract/dispatch.h"
 #include "runtime/dtype.h"
 #include "runtime/error.h"
 

@@ -5,7 +5,7 @@
  * until its kernel lands. */
 #include "cuda/elementwise_ops.h"
 #include "cuda/reduce_ops.h"
-#include "ops/dispatch.h"
+#include "contract/dispatch.h"
 
 #define REG(OP, NAME)                                                                              \
     do {                                                                                           \
@@ -13,25 +13,12 @@
         tensor_dispatch_register_explain(OP, TENSOR_DEVICE_CUDA, tensor_cuda_##NAME##_explain);    \
     } while (0)
 
-void tensor_cuda_register_kernels(void) {
-    REG(TENSOR_OP_SUM, sum);
-    REG(TENSOR_OP_NANSUM, nansum);
-    REG(TENSOR_OP_PROD, prod);
-    REG(TENSOR_OP_MEAN, mean);
-    REG(TENSOR_OP_NANMEAN, nanmean);
-    REG(TENSOR_OP_AMAX, amax);
-    REG(TENSOR_OP_AMIN, amin);
-    REG(TENSOR_OP_MAX_DIM, max_dim);
-    REG(TENSOR_OP_MIN_DIM, min_dim);
-    REG(TENSOR_OP_ARGMAX, argmax);
-    REG(TENSOR_OP_ARGMIN, argmin);
-    REG(TENSOR_OP_VAR_MEAN, var_mean);
-    REG(TENSOR_OP_NORM, norm);
-    REG(TENSOR_OP_LOGSUMEXP, logsumexp);
-    REG(TENSOR_OP_COUNT_NONZERO, count_nonzero);
-    REG(TENSOR_OP_ALL, all);
-    REG(TENSOR_OP_ANY, any);
-    REG(TENSOR_OP_SUM_OF_SQUARES, sum_of_squares);
+void tt_cuda_register_kernels(void) {
+    /* Every built-in reduction of contract/reductions.h, then the fused built-ins and user
+     * reductions (TENSOR_OP_USER_REDUCE). */
+#define REG_ROW_(ID, KERNEL, NAME, TORCH, NOUT, RULE, HAS_ID, IDENTITY, ALL) REG(TENSOR_OP_##ID, KERNEL);
+    TENSOR_BUILTIN_REDUCTIONS(REG_ROW_)
+#undef REG_ROW_
     REG(TENSOR_OP_USER_REDUCE, user_reduce);
     /* ---- elementwise engine (cuda/loops.cuh; cuda/elementwise_*.cu, cuda/copy.cu) ---- */
     tensor_dispatch_register(TENSOR_OP_EW_UNARY, TENSOR_DEVICE_CUDA, tensor_cuda_ew_unary_kernel);

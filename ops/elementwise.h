@@ -1,7 +1,7 @@
 /* Elementwise ops with PyTorch's semantics (PyTorch 2.x, as docs/api.md states them): broadcasting,
  * type promotion (0-d tensors and host scalars are weak), the op-specific dtype rules and the
  * errors PyTorch gives. ops/ decides shapes and dtypes; the backend registered for the operands' device
- * does the work (ops/dispatch.h, TENSOR_OP_EW_*; docs/elementwise.md is the backend contract).
+ * does the work (contract/dispatch.h, TENSOR_OP_EW_*; docs/elementwise.md is the backend contract).
  *
  * Ownership and conventions, for every function in this header:
  *  - tensor_t * arguments are BORROWED (never kept, never released).

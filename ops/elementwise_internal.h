@@ -3,7 +3,7 @@
 #ifndef TENSOR_ELEMENTWISE_INTERNAL_H
 #define TENSOR_ELEMENTWISE_INTERNAL_H
 
-#include "ops/dispatch.h"
+#include "contract/dispatch.h"
 #include "ops/elementwise.h"
 #include "runtime/dtype.h"
 

@@ -1,6 +1,6 @@
 /* The public ops: reductions (this file's first family) with PyTorch's semantics
  * (PyTorch 2.x, as docs/api.md states them). Argument checks, output dtypes and shapes live in ops/;
- * the work is done by the backend registered for the input's device (ops/dispatch.h).
+ * the work is done by the backend registered for the input's device (contract/dispatch.h).
  *
  * Conventions for every function here:
  *  - Inputs are BORROWED. A tensor_t * result is a NEW reference (release it), or NULL with the

@@ -28,15 +28,21 @@ static tensor_status check_dtype_arg(tensor_dtype dtype, const char *func) {
 
 /* sum/prod: integers and bool widen to int64; float8 (which PyTorch cannot sum) gives float32. */
 static tensor_dtype sum_dtype(tensor_dtype in, tensor_dtype requested) {
-    if (requested != TENSOR_DTYPE_DEFAULT) return requested;
-    if (!is_float(in)) return TENSOR_INT64;
-    if (is_fp8(in)) return TENSOR_FLOAT32;
-    return in;
+    tensor_dtype out = in;
+    (void)tensor_reduce_rule_dtype(TENSOR_RULE_SUM, in, requested, &out, "", ""); /* never fails */
+    return out;
 }
 
 /* Floating results that are not one of the inputs (mean, var, norm, ...): float8 computes and
  * returns float32, other floats keep their dtype. */
 static tensor_dtype float_result_dtype(tensor_dtype in) { return is_fp8(in) ? TENSOR_FLOAT32 : in; }
+
+/* The output dtype by the op's row (contract/reductions.h), for rules that cannot refuse. */
+static tensor_dtype row_dtype(tensor_op op, tensor_dtype in) {
+    tensor_dtype out = in;
+    (void)tensor_reduce_rule_dtype(tensor_op_reduction(op)->rule, in, TENSOR_DTYPE_DEFAULT, &out, "", "");
+    return out;
+}
 
 /* Runs a reduction with one or more outputs. outs[i] may be provided (out= form, shape checked)
  * or NULL (allocated with dtypes[i]). On success outs[] hold new references (or the caller's,
@@ -177,7 +183,7 @@ static const tensor_kernel_params no_params = {0};
 /* ---- sum family ---- */
 
 tensor_t *tensor_sum_dims(const tensor_t *t, const int *dims, int ndims, bool keepdim, tensor_dtype dtype) {
-    static const reduce_desc d = {"tensor_sum", "sum():", TENSOR_OP_SUM, true, 0.0, true};
+    const reduce_desc d = tensor_reduce_desc(TENSOR_OP_SUM, "tensor_sum");
     if (check_input(t, d.func) || check_dtype_arg(dtype, d.func)) return NULL;
     return reduce_single(&d, t, dims, ndims, keepdim, sum_dtype(t->dtype, dtype), &no_params);
 }
@@ -188,7 +194,7 @@ tensor_t *tensor_sum(const tensor_t *t, int dim, bool keepdim) {
 
 tensor_status tensor_sum_out(tensor_t *out, const tensor_t *t, const int *dims, int ndims, bool keepdim,
                              tensor_dtype dtype) {
-    static const reduce_desc d = {"tensor_sum_out", "sum():", TENSOR_OP_SUM, true, 0.0, true};
+    const reduce_desc d = tensor_reduce_desc(TENSOR_OP_SUM, "tensor_sum_out");
     tensor_status st = check_input(t, d.func);
     if (st) return st;
     if (out == NULL) return tensor_error(TENSOR_ERR_INVALID_ARGUMENT, "%s: argument 'out' is NULL", d.func);
@@ -201,7 +207,7 @@ tensor_status tensor_sum_out(tensor_t *out, const tensor_t *t, const int *dims, 
 }
 
 tensor_t *tensor_nansum(const tensor_t *t, const int *dims, int ndims, bool keepdim, tensor_dtype dtype) {
-    static const reduce_desc d = {"tensor_nansum", "nansum():", TENSOR_OP_NANSUM, true, 0.0, true};
+    const reduce_desc d = tensor_reduce_desc(TENSOR_OP_NANSUM, "tensor_nansum");
     if (check_input(t, d.func) || check_dtype_arg(dtype, d.func)) return NULL;
     return reduce_single(&d, t, dims, ndims, keepdim, sum_dtype(t->dtype, dtype), &no_params);
 }
@@ -231,17 +237,17 @@ static tensor_t *mean_impl(const reduce_desc *d, const char *torch, const tensor
 }
 
 tensor_t *tensor_mean(const tensor_t *t, const int *dims, int ndims, bool keepdim, tensor_dtype dtype) {
-    static const reduce_desc d = {"tensor_mean", "mean():", TENSOR_OP_MEAN, true, NAN, true};
+    const reduce_desc d = tensor_reduce_desc(TENSOR_OP_MEAN, "tensor_mean");
     return mean_impl(&d, "mean():", t, dims, ndims, keepdim, dtype);
 }
 
 tensor_t *tensor_nanmean(const tensor_t *t, const int *dims, int ndims, bool keepdim, tensor_dtype dtype) {
-    static const reduce_desc d = {"tensor_nanmean", "nanmean():", TENSOR_OP_NANMEAN, true, NAN, true};
+    const reduce_desc d = tensor_reduce_desc(TENSOR_OP_NANMEAN, "tensor_nanmean");
     return mean_impl(&d, "nanmean():", t, dims, ndims, keepdim, dtype);
 }
 
 tensor_t *tensor_prod(const tensor_t *t, const int *dim, bool keepdim, tensor_dtype dtype) {
-    static const reduce_desc d = {"tensor_prod", "prod():", TENSOR_OP_PROD, true, 1.0, true};
+    const reduce_desc d = tensor_reduce_desc(TENSOR_OP_PROD, "tensor_prod");
     if (check_input(t, d.func) || check_dtype_arg(dtype, d.func)) return NULL;
     return reduce_single(&d, t, dim, dim ? 1 : 0, keepdim, sum_dtype(t->dtype, dtype), &no_params);
 }
@@ -249,15 +255,15 @@ tensor_t *tensor_prod(const tensor_t *t, const int *dim, bool keepdim, tensor_dt
 /* ---- extremes ---- */
 
 tensor_t *tensor_amax(const tensor_t *t, const int *dims, int ndims, bool keepdim) {
-    static const reduce_desc d = {"tensor_amax", "amax():", TENSOR_OP_AMAX, false, 0.0, true};
+    const reduce_desc d = tensor_reduce_desc(TENSOR_OP_AMAX, "tensor_amax");
     if (check_input(t, d.func)) return NULL;
-    return reduce_single(&d, t, dims, ndims, keepdim, t->dtype, &no_params);
+    return reduce_single(&d, t, dims, ndims, keepdim, row_dtype(d.op, t->dtype), &no_params);
 }
 
 tensor_t *tensor_amin(const tensor_t *t, const int *dims, int ndims, bool keepdim) {
-    static const reduce_desc d = {"tensor_amin", "amin():", TENSOR_OP_AMIN, false, 0.0, true};
+    const reduce_desc d = tensor_reduce_desc(TENSOR_OP_AMIN, "tensor_amin");
     if (check_input(t, d.func)) return NULL;
-    return reduce_single(&d, t, dims, ndims, keepdim, t->dtype, &no_params);
+    return reduce_single(&d, t, dims, ndims, keepdim, row_dtype(d.op, t->dtype), &no_params);
 }
 
 static tensor_status minmax_dim(const reduce_desc *d, const tensor_t *t, int dim, bool keepdim, tensor_t **values,
@@ -279,12 +285,12 @@ static tensor_status minmax_dim(const reduce_desc *d, const tensor_t *t, int dim
 }
 
 tensor_status tensor_max_dim(const tensor_t *t, int dim, bool keepdim, tensor_t **values, tensor_t **indices) {
-    static const reduce_desc d = {"tensor_max_dim", "max():", TENSOR_OP_MAX_DIM, false, 0.0, true};
+    const reduce_desc d = tensor_reduce_desc(TENSOR_OP_MAX_DIM, "tensor_max_dim");
     return minmax_dim(&d, t, dim, keepdim, values, indices);
 }
 
 tensor_status tensor_min_dim(const tensor_t *t, int dim, bool keepdim, tensor_t **values, tensor_t **indices) {
-    static const reduce_desc d = {"tensor_min_dim", "min():", TENSOR_OP_MIN_DIM, false, 0.0, true};
+    const reduce_desc d = tensor_reduce_desc(TENSOR_OP_MIN_DIM, "tensor_min_dim");
     return minmax_dim(&d, t, dim, keepdim, values, indices);
 }
 
@@ -313,12 +319,12 @@ static tensor_t *arg_impl(const reduce_desc *d, const tensor_t *t, const int *di
 }
 
 tensor_t *tensor_argmax(const tensor_t *t, const int *dim, bool keepdim) {
-    static const reduce_desc d = {"tensor_argmax", "argmax():", TENSOR_OP_ARGMAX, false, 0.0, true};
+    const reduce_desc d = tensor_reduce_desc(TENSOR_OP_ARGMAX, "tensor_argmax");
     return arg_impl(&d, t, dim, keepdim);
 }
 
 tensor_t *tensor_argmin(const tensor_t *t, const int *dim, bool keepdim) {
-    static const reduce_desc d = {"tensor_argmin", "argmin():", TENSOR_OP_ARGMIN, false, 0.0, true};
+    const reduce_desc d = tensor_reduce_desc(TENSOR_OP_ARGMIN, "tensor_argmin");
     return arg_impl(&d, t, dim, keepdim);
 }
 
@@ -326,7 +332,7 @@ tensor_t *tensor_argmin(const tensor_t *t, const int *dim, bool keepdim) {
 
 static tensor_status var_mean_impl(const char *func, bool take_sqrt, const tensor_t *t, const int *dims, int ndims,
                                    double correction, bool keepdim, tensor_t **first, tensor_t **mean) {
-    reduce_desc d = {func, "var_mean():", TENSOR_OP_VAR_MEAN, true, NAN, true};
+    reduce_desc d = tensor_reduce_desc(TENSOR_OP_VAR_MEAN, func);
     tensor_status st = check_input(t, func);
     if (st) return st;
     if (!is_float(t->dtype))
@@ -406,28 +412,28 @@ tensor_t *tensor_norm(const tensor_t *t, double p, const int *dims, int ndims, b
                                      "%s: linalg.vector_norm cannot compute the %g norm on an empty tensor because the operation does not have an identity",
                                      func, p);
     }
-    reduce_desc d = {func, "linalg.vector_norm:", TENSOR_OP_NORM, true, 0.0, true};
+    reduce_desc d = tensor_reduce_desc(TENSOR_OP_NORM, func);
     tensor_kernel_params params = {0};
     params.p = p;
     return reduce_single(&d, t, dims, ndims, keepdim, float_result_dtype(t->dtype), &params);
 }
 
 tensor_t *tensor_logsumexp(const tensor_t *t, const int *dims, int ndims, bool keepdim) {
-    static const reduce_desc d = {"tensor_logsumexp", "logsumexp():", TENSOR_OP_LOGSUMEXP, true, -INFINITY, true};
+    const reduce_desc d = tensor_reduce_desc(TENSOR_OP_LOGSUMEXP, "tensor_logsumexp");
     if (check_input(t, d.func)) return NULL;
-    tensor_dtype odt = is_float(t->dtype) ? float_result_dtype(t->dtype) : TENSOR_FLOAT32;
+    tensor_dtype odt = row_dtype(TENSOR_OP_LOGSUMEXP, t->dtype);
     return reduce_single(&d, t, dims, ndims, keepdim, odt, &no_params);
 }
 
 tensor_t *tensor_count_nonzero(const tensor_t *t, const int *dims, int ndims) {
-    static const reduce_desc d = {"tensor_count_nonzero", "count_nonzero():", TENSOR_OP_COUNT_NONZERO, true, 0.0, true};
+    const reduce_desc d = tensor_reduce_desc(TENSOR_OP_COUNT_NONZERO, "tensor_count_nonzero");
     if (check_input(t, d.func)) return NULL;
-    return reduce_single(&d, t, dims, ndims, false, TENSOR_INT64, &no_params);
+    return reduce_single(&d, t, dims, ndims, false, row_dtype(d.op, t->dtype), &no_params);
 }
 
 static tensor_t *allany(const reduce_desc *d, const tensor_t *t, const int *dims, int ndims, bool keepdim) {
     if (check_input(t, d->func)) return NULL;
-    tensor_dtype odt = t->dtype == TENSOR_UINT8 ? TENSOR_UINT8 : TENSOR_BOOL;
+    tensor_dtype odt = row_dtype(d->op, t->dtype);
     if (dims != NULL && ndims == 0) {
         /* PyTorch: an explicit empty dim list reduces nothing; each element becomes x != 0, as
          * bool (uint8 0/1 for uint8 input), in a new tensor (never the input itself). */
@@ -442,16 +448,22 @@ static tensor_t *allany(const reduce_desc *d, const tensor_t *t, const int *dims
 }
 
 tensor_t *tensor_all(const tensor_t *t, const int *dims, int ndims, bool keepdim) {
-    static const reduce_desc d = {"tensor_all", "all():", TENSOR_OP_ALL, true, 1.0, false};
+    const reduce_desc d = tensor_reduce_desc(TENSOR_OP_ALL, "tensor_all");
     return allany(&d, t, dims, ndims, keepdim);
 }
 
 tensor_t *tensor_any(const tensor_t *t, const int *dims, int ndims, bool keepdim) {
-    static const reduce_desc d = {"tensor_any", "any():", TENSOR_OP_ANY, true, 0.0, false};
+    const reduce_desc d = tensor_reduce_desc(TENSOR_OP_ANY, "tensor_any");
     return allany(&d, t, dims, ndims, keepdim);
 }
 
 /* ---- for the other reduction files of ops/ (ops/reduce_internal.h) ---- */
+
+reduce_desc tensor_reduce_desc(tensor_op op, const char *func) {
+    const tensor_reduction_row *row = tensor_op_reduction(op);
+    reduce_desc d = {func, row->torch, op, row->has_identity != 0, row->identity, row->all_if_no_dims != 0};
+    return d;
+}
 
 tensor_status tensor_reduce_check_input(const tensor_t *t, const char *func) { return check_input(t, func); }
 
@@ -478,58 +490,29 @@ int64_t tensor_reduce_explain(const char *op, const tensor_t *t, const int *dims
     }
     if (check_input(t, func) || check_dtype_arg(dtype, func)) return -1;
     /* The op's output dtypes and scalars, as its public function decides them (defaults:
-     * norm p = 2, var correction = 1). */
-    static const struct {
-        const char *name;
-        tensor_op op;
-        int nout;
-        bool has_identity, all_if_empty;
-        int rule; /* 0 sum-like, 1 float result, 2 input's dtype, 3 int64, 4 bool/uint8, 5 logsumexp */
-    } ops[] = {
-        {"sum", TENSOR_OP_SUM, 1, true, true, 0},           {"nansum", TENSOR_OP_NANSUM, 1, true, true, 0},
-        {"prod", TENSOR_OP_PROD, 1, true, true, 0},         {"sum_of_squares", TENSOR_OP_SUM_OF_SQUARES, 1, true, true, 0},
-        {"mean", TENSOR_OP_MEAN, 1, true, true, 1},         {"nanmean", TENSOR_OP_NANMEAN, 1, true, true, 1},
-        {"norm", TENSOR_OP_NORM, 1, true, true, 1},         {"amax", TENSOR_OP_AMAX, 1, false, true, 2},
-        {"amin", TENSOR_OP_AMIN, 1, false, true, 2},        {"argmax", TENSOR_OP_ARGMAX, 1, false, true, 3},
-        {"argmin", TENSOR_OP_ARGMIN, 1, false, true, 3},    {"count_nonzero", TENSOR_OP_COUNT_NONZERO, 1, true, true, 3},
-        {"all", TENSOR_OP_ALL, 1, true, false, 4},          {"any", TENSOR_OP_ANY, 1, true, false, 4},
-        {"logsumexp", TENSOR_OP_LOGSUMEXP, 1, true, true, 5}, {"max", TENSOR_OP_MAX_DIM, 2, false, true, 2},
-        {"min", TENSOR_OP_MIN_DIM, 2, false, true, 2},      {"var_mean", TENSOR_OP_VAR_MEAN, 2, true, true, 1},
-        {"std_mean", TENSOR_OP_VAR_MEAN, 2, true, true, 1}, {"var", TENSOR_OP_VAR_MEAN, 2, true, true, 1},
-        {"std", TENSOR_OP_VAR_MEAN, 2, true, true, 1},
-    };
-    int k = -1;
-    for (int i = 0; i < (int)(sizeof ops / sizeof ops[0]); i++)
-        if (strcmp(op, ops[i].name) == 0) k = i;
-    if (k < 0) {
+     * norm p = 2, var correction = 1): the row of contract/reductions.h, found by its name or
+     * by one of var_mean's other names (var, std, std_mean: the same kernel). */
+    static const char *const var_names[] = {"var", "std", "std_mean"};
+    tensor_op opk = TENSOR_NUM_REDUCTION_OPS;
+    for (int i = 0; i < TENSOR_NUM_REDUCTION_OPS; i++)
+        if (strcmp(op, tensor_op_reduction((tensor_op)i)->name) == 0) opk = (tensor_op)i;
+    for (int i = 0; i < 3; i++)
+        if (strcmp(op, var_names[i]) == 0) opk = TENSOR_OP_VAR_MEAN;
+    if (opk == TENSOR_NUM_REDUCTION_OPS) {
         tensor_error(TENSOR_ERR_INVALID_ARGUMENT, "%s: argument 'op' names no reduction: '%s'", func, op);
         return -1;
     }
-    tensor_dtype in = t->dtype, odt;
-    switch (ops[k].rule) {
-    case 0: odt = sum_dtype(in, dtype); break;
-    case 1: {
-        tensor_dtype d = dtype != TENSOR_DTYPE_DEFAULT ? dtype : in;
-        if (!is_float(d)) {
-            tensor_error(TENSOR_ERR_DTYPE, "%s: %s needs a floating dtype, got %s", func, op, tensor_dtype_name(d));
-            return -1;
-        }
-        odt = float_result_dtype(d);
-        break;
-    }
-    case 2: odt = in; break;
-    case 3: odt = TENSOR_INT64; break;
-    case 4: odt = in == TENSOR_UINT8 ? TENSOR_UINT8 : TENSOR_BOOL; break;
-    default: odt = is_float(in) ? float_result_dtype(in) : TENSOR_FLOAT32; break;
-    }
-    tensor_dtype dtypes[2] = {odt, ops[k].op == TENSOR_OP_VAR_MEAN ? odt : TENSOR_INT64};
+    const tensor_reduction_row *row = tensor_op_reduction(opk);
+    tensor_dtype odt;
+    if (tensor_reduce_rule_dtype(row->rule, t->dtype, dtype, &odt, func, op) != TENSOR_OK) return -1;
+    tensor_dtype dtypes[2] = {odt, opk == TENSOR_OP_VAR_MEAN ? odt : TENSOR_INT64};
     tensor_kernel_params params = {0};
     params.p = 2.0;
     params.correction = 1.0;
     params.take_sqrt = strncmp(op, "std", 3) == 0;
-    reduce_desc d = {func, "explain:", ops[k].op, ops[k].has_identity, 0.0, ops[k].all_if_empty};
+    reduce_desc d = tensor_reduce_desc(opk, func);
     tensor_t *outs[2] = {NULL, NULL};
     explain_sink ex = {buf, size, 0};
-    if (reduce_run_ex(&d, t, dims, ndims, keepdim, ops[k].nout, dtypes, outs, &params, &ex) != TENSOR_OK) return -1;
+    if (reduce_run_ex(&d, t, dims, ndims, keepdim, row->nout, dtypes, outs, &params, &ex) != TENSOR_OK) return -1;
     return ex.len;
 }

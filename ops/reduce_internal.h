@@ -5,7 +5,7 @@
 
 #include <stdbool.h>
 
-#include "ops/dispatch.h"
+#include "contract/dispatch.h"
 #include "runtime/tensor_impl.h"
 
 /* What an op does when the reduced dims are empty: fill the identity, or fail. */
@@ -17,6 +17,9 @@ typedef struct reduce_desc {
     double identity;
     bool all_if_empty; /* dims given as an empty list reduce all dims (false: none, as any/all) */
 } reduce_desc;
+
+/* The desc of a built-in reduction from its row (contract/reductions.h), for `func`. */
+reduce_desc tensor_reduce_desc(tensor_op op, const char *func);
 
 /* NULL check of the input, with the message "<func>: argument 't' is NULL". */
 tensor_status tensor_reduce_check_input(const tensor_t *t, const char *func);

@@ -2,7 +2,7 @@
 #ifndef TENSOR_REDUCE_LAUNCH_H
 #define TENSOR_REDUCE_LAUNCH_H
 
-#include "ops/dispatch.h"
+#include "contract/dispatch.h"
 #include <stddef.h>
 #include <stdint.h>
 

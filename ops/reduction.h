@@ -22,6 +22,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "contract/user_reduction.h"
 #include "runtime/dtype.h"
 #include "runtime/export.h"
 #include "runtime/status.h"
@@ -30,35 +31,6 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-#define TENSOR_REDUCTION_MAX_INPUTS 4
-#define TENSOR_REDUCTION_MAX_ACC_SIZE 256
-
-/* The value type the inputs are converted to while loading, chosen by the RESULT dtype:
- * float32 for float32 / float16 / bfloat16 / float8 results, float64 for float64, int64
- * (wrapping) for integer and bool results. Each input element goes through the result dtype's
- * value set first (PyTorch's "cast to dtype=, then reduce"). */
-typedef enum tensor_reduction_value {
-    TENSOR_REDUCTION_F32 = 0, /* values are float */
-    TENSOR_REDUCTION_F64 = 1, /* values are double */
-    TENSOR_REDUCTION_I64 = 2, /* values are int64_t */
-    TENSOR_REDUCTION_NUM_VALUES
-} tensor_reduction_value;
-
-/* The callbacks of one value type. `acc` points to acc_size bytes aligned to 16; `user` is the
- * definition's user pointer. */
-typedef struct tensor_reduction_fns {
-    /* *acc = the identity. */
-    void (*init)(void *acc, const void *user);
-    /* Folds n elements into *acc, in index order. vals[k] points to n values of input k (in the
-     * value type); their positions in the reduced index space are first, first + 1, ... */
-    void (*fold)(void *acc, const void *const *vals, int64_t n, int64_t first, const void *user);
-    /* *acc = combine(*acc, *later); *acc holds the earlier part of the reduced index space. */
-    void (*combine)(void *acc, const void *later, const void *user);
-    /* *result (one value of the value type) = the final value of *acc; count: the number of
-     * elements reduced into this output (a mean divides by it). */
-    void (*project)(const void *acc, int64_t count, void *result, const void *user);
-} tensor_reduction_fns;
 
 /* The result dtype when the caller passes TENSOR_DTYPE_DEFAULT, from the inputs' promoted
  * dtype (PyTorch's promotion across the inputs). */

@@ -5,10 +5,8 @@
 #include "ops/reduce_internal.h"
 
 tensor_t *tensor_sum_of_squares(const tensor_t *t, const int *dims, int ndims, bool keepdim) {
-    /* {name in messages, PyTorch-style prefix, stub-table slot, has an identity, the identity
-     *  (what an empty reduction gives), dims = [] reduces all dims} */
-    static const reduce_desc d = {"tensor_sum_of_squares", "sum_of_squares():", TENSOR_OP_SUM_OF_SQUARES, true, 0.0,
-                                  true};
+    /* Its identity, empty rule and messages come from its row in contract/reductions.h. */
+    const reduce_desc d = tensor_reduce_desc(TENSOR_OP_SUM_OF_SQUARES, "tensor_sum_of_squares");
     if (tensor_reduce_check_input(t, d.func) != TENSOR_OK) return NULL;
     return tensor_reduce_single(&d, t, dims, ndims, keepdim, tensor_reduce_sum_dtype(t->dtype, TENSOR_DTYPE_DEFAULT),
                                 NULL);

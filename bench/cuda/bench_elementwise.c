@@ -24,7 +24,7 @@
 #include <cuda_runtime_api.h>
 
 #include "iterator/iterator.h"
-#include "ops/dispatch.h"
+#include "contract/dispatch.h"
 #include "ops/elementwise.h"
 #include "tinytensor.h"
 

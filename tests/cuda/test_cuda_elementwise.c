@@ -17,7 +17,7 @@
 
 #include "cuda_test_util.h"
 #include "iterator/iterator.h"
-#include "ops/dispatch.h"
+#include "contract/dispatch.h"
 #include "ops/elementwise.h"
 
 TENSOR_TEST_NEEDS_GPU()

@@ -1,15 +1,18 @@
-/* The dispatch stub table: one entry per op, one slot per device type.
+/* The dispatch stub table, the kernel contract between ops/ and the backends: one entry per op,
+ * one slot per device type, the kernels' signature and parameters.
  *
  * ops/ never calls a backend directly: it looks the kernel up here. Backends fill their slots
- * when the library initialises (tensor_dispatch_init, run once, on first lookup, by explicit
- * calls to tensor_cpu_register_kernels / tensor_cuda_register_kernels: no reliance on link order
- * or constructors). A missing slot is an error ("sum is not implemented for CUDA"), never a crash. */
+ * when the table initialises (once, on first lookup, through tt_backends_install: explicit
+ * calls, no reliance on link order or constructors). A missing slot is an error ("sum is not
+ * implemented for CUDA"), never a crash. Dependencies: ops/ and the backends include this
+ * layer; it includes neither. */
 #ifndef TENSOR_DISPATCH_H
 #define TENSOR_DISPATCH_H
 
 #include <stddef.h>
 #include <stdint.h>
 
+#include "contract/reductions.h"
 #include "runtime/device.h"
 #include "runtime/export.h"
 #include "runtime/status.h"
@@ -20,35 +23,23 @@ extern "C" {
 
 struct tensor_iter;
 
-/* Ops with a kernel slot. Values may change between versions (internal numbering). */
+/* Ops with a kernel slot: the built-in reductions (one per row of contract/reductions.h), then
+ * the elementwise slots and the user-reduction slot. Values may change between versions
+ * (internal numbering). */
 typedef enum tensor_op {
-    TENSOR_OP_SUM = 0,
-    TENSOR_OP_NANSUM,
-    TENSOR_OP_PROD,
-    TENSOR_OP_MEAN,
-    TENSOR_OP_NANMEAN,
-    TENSOR_OP_AMAX,
-    TENSOR_OP_AMIN,
-    TENSOR_OP_MAX_DIM,   /* values + indices */
-    TENSOR_OP_MIN_DIM,
-    TENSOR_OP_ARGMAX,
-    TENSOR_OP_ARGMIN,
-    TENSOR_OP_VAR_MEAN,  /* Welford: var (or std) + mean */
-    TENSOR_OP_NORM,
-    TENSOR_OP_LOGSUMEXP,
-    TENSOR_OP_COUNT_NONZERO,
-    TENSOR_OP_ALL,
-    TENSOR_OP_ANY,
-    TENSOR_OP_SUM_OF_SQUARES, /* the worked example of docs/functors.md */
+#define TENSOR_OP_ENUM_(ID, KERNEL, NAME, TORCH, NOUT, RULE, HAS_ID, IDENTITY, ALL) TENSOR_OP_##ID,
+    TENSOR_BUILTIN_REDUCTIONS(TENSOR_OP_ENUM_)
+#undef TENSOR_OP_ENUM_
+    TENSOR_NUM_REDUCTION_OPS,
     /* Elementwise: one slot per arity; params->ew_op (a tensor_ew_op of ops/elementwise.h)
      * says which op. docs/elementwise.md is the backend's contract. */
-    TENSOR_OP_EW_UNARY,   /* 1 output, 1 input */
+    TENSOR_OP_EW_UNARY = TENSOR_NUM_REDUCTION_OPS, /* 1 output, 1 input */
     TENSOR_OP_EW_BINARY,  /* 1 output, 2 inputs */
     TENSOR_OP_EW_TERNARY, /* 1 output, 3 inputs: WHERE (cond, a, b), CLAMP (x, lo, hi) */
     TENSOR_OP_EW_COPY,    /* 1 output, 1 input: convert (cast) and copy, any dtype pair */
     TENSOR_OP_EW_FILL,    /* 1 output, no input: params->scalar / scalar_i */
-    /* A reduction registered at run time (ops/reduction.h): params->reduction says which and
-     * how; 1 output, 1 to 4 inputs. */
+    /* A reduction registered at run time (ops/reduction.h), or a fused built-in that runs as
+     * one (vecdot): params->reduction says which and how; 1 output, 1 to 4 inputs. */
     TENSOR_OP_USER_REDUCE,
     TENSOR_NUM_OPS
 } tensor_op;
@@ -72,7 +63,7 @@ typedef struct tensor_kernel_params {
                         * compute type (a float32 0-d tensor for a float16/bfloat16 common dtype:
                         * PyTorch's original_scalar_value<opmath_t>); load it as is, without
                         * rounding it to ew_dtype first. 0 for every other call. */
-    const void *reduction; /* USER_REDUCE: the call's tensor_user_reduce_call (ops/reduction_internal.h) */
+    const void *reduction; /* USER_REDUCE: the call's tensor_user_reduce_call (contract/user_reduction.h) */
 } tensor_kernel_params;
 
 /* A kernel runs one built iterator (outputs already allocated, numel > 0) on its device. */
@@ -86,6 +77,8 @@ typedef int64_t (*tensor_kernel_explain_fn)(struct tensor_iter *iter, const tens
 
 /* Name used in messages ("sum"). Never NULL. */
 TENSOR_API const char *tensor_op_name(tensor_op op);
+/* The row of a built-in reduction (contract/reductions.h), or NULL for any other op. */
+TENSOR_API const tensor_reduction_row *tensor_op_reduction(tensor_op op);
 /* Fills a slot (replacing what was there). Thread-safe only during init; call it from a
  * tensor_*_register_kernels function. */
 TENSOR_API tensor_status tensor_dispatch_register(tensor_op op, tensor_device_type device, tensor_kernel_fn fn);
@@ -98,9 +91,10 @@ TENSOR_API tensor_kernel_explain_fn tensor_dispatch_get_explain(tensor_op op, te
  * "<func>: sum is not implemented for CUDA". Initialises the table on first use. */
 TENSOR_API tensor_kernel_fn tensor_dispatch_get(tensor_op op, tensor_device_type device, const char *func);
 
-/* Backend entry points called once by the table's initialisation. */
-void tensor_cpu_register_kernels(void);
-void tensor_cuda_register_kernels(void);
+/* Fills the table, once, on first use: provided by the library's composition root
+ * (backends/backends.c), which calls each compiled backend's registration. The table itself
+ * names no backend. */
+void tt_backends_install(void);
 
 #ifdef __cplusplus
 }

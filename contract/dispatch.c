@@ -1,42 +1,40 @@
 #include <pthread.h>
 
-#include "ops/dispatch.h"
+#include "contract/dispatch.h"
 #include "runtime/error.h"
 
 static tensor_kernel_fn table[TENSOR_NUM_OPS][TENSOR_NUM_DEVICE_TYPES];
 static tensor_kernel_explain_fn explain_table[TENSOR_NUM_OPS][TENSOR_NUM_DEVICE_TYPES];
 static pthread_once_t table_once = PTHREAD_ONCE_INIT;
 
-static const char *const op_names[TENSOR_NUM_OPS] = {
-    [TENSOR_OP_SUM] = "sum",         [TENSOR_OP_NANSUM] = "nansum",
-    [TENSOR_OP_PROD] = "prod",       [TENSOR_OP_MEAN] = "mean",
-    [TENSOR_OP_NANMEAN] = "nanmean", [TENSOR_OP_AMAX] = "amax",
-    [TENSOR_OP_AMIN] = "amin",       [TENSOR_OP_MAX_DIM] = "max",
-    [TENSOR_OP_MIN_DIM] = "min",     [TENSOR_OP_ARGMAX] = "argmax",
-    [TENSOR_OP_ARGMIN] = "argmin",   [TENSOR_OP_VAR_MEAN] = "var_mean",
-    [TENSOR_OP_NORM] = "norm",       [TENSOR_OP_LOGSUMEXP] = "logsumexp",
-    [TENSOR_OP_COUNT_NONZERO] = "count_nonzero",
-    [TENSOR_OP_ALL] = "all",         [TENSOR_OP_ANY] = "any",
-    [TENSOR_OP_SUM_OF_SQUARES] = "sum_of_squares",
-    [TENSOR_OP_EW_UNARY] = "elementwise unary op",
-    [TENSOR_OP_EW_BINARY] = "elementwise binary op",
-    [TENSOR_OP_EW_TERNARY] = "elementwise ternary op",
-    [TENSOR_OP_EW_COPY] = "copy",
-    [TENSOR_OP_EW_FILL] = "fill",
-    [TENSOR_OP_USER_REDUCE] = "user reduction",
+static const tensor_reduction_row reduction_rows[TENSOR_NUM_REDUCTION_OPS] = {
+#define ROW_(ID, KERNEL, NAME, TORCH, NOUT, RULE, HAS_ID, IDENTITY, ALL) \
+    [TENSOR_OP_##ID] = {NAME, TORCH, NOUT, RULE, HAS_ID, IDENTITY, ALL},
+    TENSOR_BUILTIN_REDUCTIONS(ROW_)
+#undef ROW_
+};
+
+static const char *const other_names[TENSOR_NUM_OPS - TENSOR_NUM_REDUCTION_OPS] = {
+    [TENSOR_OP_EW_UNARY - TENSOR_NUM_REDUCTION_OPS] = "elementwise unary op",
+    [TENSOR_OP_EW_BINARY - TENSOR_NUM_REDUCTION_OPS] = "elementwise binary op",
+    [TENSOR_OP_EW_TERNARY - TENSOR_NUM_REDUCTION_OPS] = "elementwise ternary op",
+    [TENSOR_OP_EW_COPY - TENSOR_NUM_REDUCTION_OPS] = "copy",
+    [TENSOR_OP_EW_FILL - TENSOR_NUM_REDUCTION_OPS] = "fill",
+    [TENSOR_OP_USER_REDUCE - TENSOR_NUM_REDUCTION_OPS] = "user reduction",
 };
 
 const char *tensor_op_name(tensor_op op) {
-    if ((unsigned)op >= TENSOR_NUM_OPS || op_names[op] == NULL) return "unknown op";
-    return op_names[op];
+    if ((unsigned)op >= TENSOR_NUM_OPS) return "unknown op";
+    if (op < TENSOR_NUM_REDUCTION_OPS) return reduction_rows[op].name;
+    const char *n = other_names[op - TENSOR_NUM_REDUCTION_OPS];
+    return n != NULL ? n : "unknown op";
 }
 
-static void init_table(void) {
-    tensor_cpu_register_kernels();
-#if TENSOR_HAVE_CUDA
-    tensor_cuda_register_kernels();
-#endif
+const tensor_reduction_row *tensor_op_reduction(tensor_op op) {
+    return (unsigned)op < TENSOR_NUM_REDUCTION_OPS ? &reduction_rows[op] : NULL;
 }
+
+static void init_table(void) { tt_backends_install(); }
 
 tensor_status tensor_dispatch_register(tensor_op op, tensor_device_type device, tensor_kernel_fn fn) {
     if ((unsigned)op >= TENSOR_NUM_OPS)

@@ -1,0 +1,61 @@
+/* The functor contract of a reduction defined at run time: the callbacks a backend calls and
+ * what ops/ hands its TENSOR_OP_USER_REDUCE kernel for one call (through
+ * tensor_kernel_params.reduction). Public types (ops/reduction.h defines reductions with them);
+ * tensor_user_reduce_call is for backends. */
+#ifndef TENSOR_CONTRACT_USER_REDUCTION_H
+#define TENSOR_CONTRACT_USER_REDUCTION_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define TENSOR_REDUCTION_MAX_INPUTS 4
+#define TENSOR_REDUCTION_MAX_ACC_SIZE 256
+
+/* The value type the inputs are converted to while loading, chosen by the RESULT dtype:
+ * float32 for float32 / float16 / bfloat16 / float8 results, float64 for float64, int64
+ * (wrapping) for integer and bool results. Each input element goes through the result dtype's
+ * value set first (PyTorch's "cast to dtype=, then reduce"). */
+typedef enum tensor_reduction_value {
+    TENSOR_REDUCTION_F32 = 0, /* values are float */
+    TENSOR_REDUCTION_F64 = 1, /* values are double */
+    TENSOR_REDUCTION_I64 = 2, /* values are int64_t */
+    TENSOR_REDUCTION_NUM_VALUES
+} tensor_reduction_value;
+
+/* The callbacks of one value type. `acc` points to acc_size bytes aligned to 16; `user` is the
+ * definition's user pointer. */
+typedef struct tensor_reduction_fns {
+    /* *acc = the identity. */
+    void (*init)(void *acc, const void *user);
+    /* Folds n elements into *acc, in index order. vals[k] points to n values of input k (in the
+     * value type); their positions in the reduced index space are first, first + 1, ... */
+    void (*fold)(void *acc, const void *const *vals, int64_t n, int64_t first, const void *user);
+    /* *acc = combine(*acc, *later); *acc holds the earlier part of the reduced index space. */
+    void (*combine)(void *acc, const void *later, const void *user);
+    /* *result (one value of the value type) = the final value of *acc; count: the number of
+     * elements reduced into this output (a mean divides by it). */
+    void (*project)(const void *acc, int64_t count, void *result, const void *user);
+} tensor_reduction_fns;
+
+/* One call of a user reduction (or of a fused built-in that runs as one), for a backend. */
+typedef struct tensor_user_reduce_call {
+    const char *name;                /* for messages */
+    const tensor_reduction_fns *fns; /* the value type's callbacks (complete) */
+    tensor_reduction_value value;    /* what the inputs are converted to */
+    size_t acc_size;
+    const void *user;
+    int64_t count;                   /* elements reduced into each output (whole call) */
+    /* A fused built-in's compiled CUDA kernels (the table's name in cuda/reduce_table.h, as
+     * "vecdot"); NULL for a user reduction, which runs on the CPU only. */
+    const char *cuda_table;
+} tensor_user_reduce_call;
+
+
+#ifdef __cplusplus
+}
+#endif
+#endif
