@@ -10,9 +10,9 @@
  *   ACC_T REDUCE(ACC_T acc, VAL_T v)
  *   ACC_T COMBINE(ACC_T earlier, ACC_T later)
  *   VAL_T PROJECT(ACC_T acc, int64_t count)  count: elements reduced into this output
- * ACC_T may be a struct (a running max with its rescaled sum, say). The fold keeps eight
- * independent accumulators on runs of 16 elements or more (element i of a run in lane i % 8,
- * the lanes combined by a fixed pairwise tree), so that the compiler can vectorise simple
+ * ACC_T may be a struct (a running max with its rescaled sum, say). The fold keeps
+ * TENSOR_REDUCTION_KIT_LANES independent accumulators on runs of twice that many elements or
+ * more (element i of a run in lane i % LANES, the lanes combined by a fixed pairwise tree), so that the compiler can vectorise simple
  * functors (gcc -O2 does, 16-byte vectors) and the order depends on the plan only: results are
  * the same run to run and for any thread count. A reduction that
  * needs the elements' indices (argmax-like) writes tensor_reduction_fns by hand: fold receives
@@ -24,6 +24,10 @@
 #include <string.h>
 
 #include "ops/reduction.h"
+
+/* Independent accumulators of the fold (a power of two): enough dependency chains to keep a
+ * vectorised add busy (four or eight 4-wide or 8-wide vectors). */
+#define TENSOR_REDUCTION_KIT_LANES 32
 
 #define TENSOR_REDUCTION_FNS(NAME, NIN, VAL_T, ACC_T, IDENTITY, MAP, REDUCE, COMBINE, PROJECT)                  \
     static void NAME##_init(void *acc_, const void *user_) {                                                    \
@@ -40,20 +44,20 @@
         memcpy(&a0_, acc_, sizeof a0_);                                                                         \
         VAL_T x_[(NIN) > 0 ? (NIN) : 1];                                                                        \
         int64_t i_ = 0;                                                                                         \
-        if (n_ >= 16) {                                                                                         \
-            ACC_T l_[8];                                                                                        \
-            for (int q_ = 0; q_ < 8; q_++) l_[q_] = IDENTITY();                                                 \
-            for (; i_ + 8 <= n_; i_ += 8)                                                                       \
-                for (int q_ = 0; q_ < 8; q_++) {                                                                \
+        if (n_ >= 2 * TENSOR_REDUCTION_KIT_LANES) {                                                             \
+            ACC_T l_[TENSOR_REDUCTION_KIT_LANES];                                                               \
+            for (int q_ = 0; q_ < TENSOR_REDUCTION_KIT_LANES; q_++) l_[q_] = IDENTITY();                        \
+            for (; i_ + TENSOR_REDUCTION_KIT_LANES <= n_; i_ += TENSOR_REDUCTION_KIT_LANES)                     \
+                for (int q_ = 0; q_ < TENSOR_REDUCTION_KIT_LANES; q_++) {                                       \
                     for (int k_ = 0; k_ < (NIN); k_++) x_[k_] = in_[k_][i_ + q_];                               \
                     l_[q_] = REDUCE(l_[q_], MAP(x_));                                                           \
                 }                                                                                               \
-            for (int q_ = 0; i_ + q_ < n_; q_++) { /* the tail joins lanes 0 .. 6 in turn */                    \
+            for (int q_ = 0; i_ + q_ < n_; q_++) { /* the tail joins the first lanes in turn */                 \
                 for (int k_ = 0; k_ < (NIN); k_++) x_[k_] = in_[k_][i_ + q_];                                   \
                 l_[q_] = REDUCE(l_[q_], MAP(x_));                                                               \
             }                                                                                                   \
-            for (int w_ = 1; w_ < 8; w_ *= 2) /* a fixed tree: (0 1) (2 3) (4 5) (6 7), then pairs */           \
-                for (int q_ = 0; q_ < 8; q_ += 2 * w_) l_[q_] = COMBINE(l_[q_], l_[q_ + w_]);                   \
+            for (int w_ = 1; w_ < TENSOR_REDUCTION_KIT_LANES; w_ *= 2) /* a fixed tree: (0 1) (2 3) ..., pairs */ \
+                for (int q_ = 0; q_ < TENSOR_REDUCTION_KIT_LANES; q_ += 2 * w_) l_[q_] = COMBINE(l_[q_], l_[q_ + w_]); \
             a0_ = COMBINE(a0_, l_[0]);                                                                          \
         } else {                                                                                                \
             for (; i_ < n_; i_++) {                                                                             \
