@@ -170,9 +170,17 @@ static tensor_reduction_value value_of(tensor_dtype d) {
 /* The core of tensor_reduce / tensor_reduce_out / tensor_vecdot: def already valid; *out is
  * NULL (a new result) or the caller's tensor (borrowed). On success *out holds the result (a
  * new reference when it was NULL). */
+/* Explain mode (reduce_core's `ex` non-NULL): nothing runs; the text of what would run goes to
+ * ex (snprintf contract over len) and no result is kept. */
+typedef struct explain_out {
+    char *buf;
+    size_t size;
+    int64_t len;
+} explain_out;
+
 static tensor_status reduce_core(const tensor_reduction_def *def, const char *cuda_table,
                                  const tensor_t *const *inputs, int ninputs, const int *dims, int ndims, bool keepdim,
-                                 tensor_dtype dtype, tensor_t **out, const char *func) {
+                                 tensor_dtype dtype, tensor_t **out, const char *func, explain_out *ex) {
     if (inputs == NULL) return tensor_error(TENSOR_ERR_INVALID_ARGUMENT, "%s: argument 'inputs' is NULL", func);
     if (ninputs != def->ninputs)
         return tensor_error(TENSOR_ERR_INVALID_ARGUMENT, "%s: argument 'ninputs' is %d, but '%s' takes %d input%s", func,
@@ -220,14 +228,14 @@ static tensor_status reduce_core(const tensor_reduction_def *def, const char *cu
     for (int k = 0; k < ninputs && st == TENSOR_OK; k++)
         st = tt_iter_broadcast_into(&nd, shape, inputs[k]->ndim, inputs[k]->sizes, func, "input", k);
     if (st != TENSOR_OK) return st;
-    tensor_t *ex[TENSOR_REDUCTION_MAX_INPUTS] = {NULL};
+    tensor_t *exp[TENSOR_REDUCTION_MAX_INPUTS] = {NULL};
     tensor_t *result = NULL, *view = NULL;
     for (int k = 0; k < ninputs && st == TENSOR_OK; k++) {
-        ex[k] = tensor_expand(inputs[k], nd, shape);
-        if (ex[k] == NULL) st = tensor_last_status();
+        exp[k] = tensor_expand(inputs[k], nd, shape);
+        if (exp[k] == NULL) st = tensor_last_status();
     }
     tensor_reduce_plan plan;
-    if (st == TENSOR_OK) st = tensor_reduce_plan_make(ex[0], dims, ndims, keepdim, true, &plan, func);
+    if (st == TENSOR_OK) st = tensor_reduce_plan_make(exp[0], dims, ndims, keepdim, true, &plan, func);
     if (st == TENSOR_OK && !def->empty_ok && plan.first_empty_reduced_dim >= 0)
         st = tensor_error(TENSOR_ERR_INDEX, "%s: '%s' Expected reduction dim %d to have non-zero size.", func,
                           def->name, plan.first_empty_reduced_dim);
@@ -261,7 +269,7 @@ static tensor_status reduce_core(const tensor_reduction_def *def, const char *cu
             /* Inputs keep their dtypes: the kernel converts while loading. */
             tensor_iter_config_enable(&cfg, TENSOR_ITER_REDUCTION | TENSOR_ITER_PROMOTE_INPUTS);
             tensor_iter_config_add_output_dtype(&cfg, view, odt);
-            for (int k = 0; k < ninputs; k++) tensor_iter_config_add_input(&cfg, ex[k]);
+            for (int k = 0; k < ninputs; k++) tensor_iter_config_add_input(&cfg, exp[k]);
             st = tt_iter_build_into(&cfg, &iter);
             tt_iter_config_clear(&cfg);
         }
@@ -270,13 +278,28 @@ static tensor_status reduce_core(const tensor_reduction_def *def, const char *cu
                                             plan.reduced_numel, cuda_table};
             tensor_kernel_params params = {0};
             params.reduction = &call;
-            st = kernel(&iter, &params);
+            if (ex == NULL) {
+                st = kernel(&iter, &params);
+            } else {
+                /* The iterator's plan, then the backend's account of its kernel (the CUDA launch
+                 * configuration; the CPU prints none). */
+                int64_t n = tensor_iter_explain(&iter, ex->buf, ex->size);
+                tensor_kernel_explain_fn fx = tensor_dispatch_get_explain(TENSOR_OP_USER_REDUCE, dev.type);
+                if (n >= 0 && fx != NULL) {
+                    const size_t off = (size_t)n;
+                    char *dst = ex->buf != NULL && off < ex->size ? ex->buf + off : NULL;
+                    const int64_t k = fx(&iter, &params, dst, dst != NULL ? ex->size - off : 0);
+                    n = k < 0 ? -1 : n + k;
+                }
+                if (n < 0) st = tensor_last_status();
+                else ex->len = n;
+            }
             tt_iter_clear(&iter);
         }
     }
     tensor_release(view);
-    for (int k = 0; k < ninputs; k++) tensor_release(ex[k]);
-    if (st != TENSOR_OK) {
+    for (int k = 0; k < ninputs; k++) tensor_release(exp[k]);
+    if (st != TENSOR_OK || ex != NULL) {
         if (*out == NULL) tensor_release(result);
         return st;
     }
@@ -289,7 +312,7 @@ tensor_t *tensor_reduce(const tensor_reduction *r, const tensor_t *const *inputs
     static const char func[] = "tensor_reduce";
     if (check_handle(r, func) != TENSOR_OK) return NULL;
     tensor_t *out = NULL;
-    if (reduce_core(&r->def, NULL, inputs, ninputs, dims, ndims, keepdim, dtype, &out, func) != TENSOR_OK) return NULL;
+    if (reduce_core(&r->def, NULL, inputs, ninputs, dims, ndims, keepdim, dtype, &out, func, NULL) != TENSOR_OK) return NULL;
     return out;
 }
 
@@ -298,7 +321,24 @@ tensor_status tensor_reduce_out(tensor_t *out, const tensor_reduction *r, const 
     static const char func[] = "tensor_reduce_out";
     if (check_handle(r, func) != TENSOR_OK) return tensor_last_status();
     if (out == NULL) return tensor_error(TENSOR_ERR_INVALID_ARGUMENT, "%s: argument 'out' is NULL", func);
-    return reduce_core(&r->def, NULL, inputs, ninputs, dims, ndims, keepdim, TENSOR_DTYPE_DEFAULT, &out, func);
+    return reduce_core(&r->def, NULL, inputs, ninputs, dims, ndims, keepdim, TENSOR_DTYPE_DEFAULT, &out, func, NULL);
+}
+
+int64_t tensor_reduction_explain(const tensor_reduction *r, const tensor_t *const *inputs, int ninputs,
+                                 const int *dims, int ndims, bool keepdim, tensor_dtype dtype, char *buf,
+                                 size_t size) {
+    static const char func[] = "tensor_reduction_explain";
+    if (buf == NULL && size != 0) {
+        tensor_error(TENSOR_ERR_INVALID_ARGUMENT, "%s: argument 'buf' is NULL with size %zu", func, size);
+        return -1;
+    }
+    if (buf != NULL && size > 0) buf[0] = '\0';
+    if (check_handle(r, func) != TENSOR_OK) return -1;
+    tensor_t *out = NULL;
+    explain_out ex = {buf, size, 0};
+    if (reduce_core(&r->def, NULL, inputs, ninputs, dims, ndims, keepdim, dtype, &out, func, &ex) != TENSOR_OK)
+        return -1;
+    return ex.len;
 }
 
 /* ---- vecdot: sum(a * b), the product rounded as PyTorch's eager a * b would be (to the
@@ -378,6 +418,7 @@ tensor_t *tensor_vecdot(const tensor_t *a, const tensor_t *b, int dim) {
     const tensor_t *in[2] = {a, b};
     tensor_t *out = NULL;
     /* On CUDA the "vecdot" kernels of the reduction engine: the same fused pass. */
-    if (reduce_core(&def, "vecdot", in, 2, &dim, 1, false, TENSOR_DTYPE_DEFAULT, &out, func) != TENSOR_OK) return NULL;
+    if (reduce_core(&def, "vecdot", in, 2, &dim, 1, false, TENSOR_DTYPE_DEFAULT, &out, func, NULL) != TENSOR_OK)
+        return NULL;
     return out;
 }

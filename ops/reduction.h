@@ -86,6 +86,15 @@ TENSOR_API tensor_t *tensor_reduce(const tensor_reduction *r, const tensor_t *co
 TENSOR_API tensor_status tensor_reduce_out(tensor_t *out, const tensor_reduction *r, const tensor_t *const *inputs,
                                            int ninputs, const int *dims, int ndims, bool keepdim);
 
+/* What tensor_reduce would do with the same arguments, as text, nothing run: the iterator's plan
+ * (shape, strides, the reduced dims) and, for a CUDA tensor, the kernel and its launch
+ * configuration. snprintf contract: writes at most size bytes (NUL-terminated when size > 0)
+ * and returns the full length of the text, or -1 with the error set (the same errors as
+ * tensor_reduce; a CUDA tensor with a user reduction: TENSOR_ERR_NOT_IMPLEMENTED). */
+TENSOR_API int64_t tensor_reduction_explain(const tensor_reduction *r, const tensor_t *const *inputs, int ninputs,
+                                            const int *dims, int ndims, bool keepdim, tensor_dtype dtype, char *buf,
+                                            size_t size);
+
 /* torch.linalg.vecdot for real dtypes: sum(a * b) over `dim` (negative wraps) of a and b
  * broadcast against each other. As in PyTorch, a and b must have the same dtype (bool is an
  * error); the product is rounded to that dtype (an int32 product wraps) and summed with sum's

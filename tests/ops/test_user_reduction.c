@@ -334,6 +334,48 @@ static void test_registry_errors(void **state) {
     tensor_release(x);
 }
 
+/* tensor_reduction_explain: the iterator's plan of the call tensor_reduce would make, the
+ * snprintf contract, nothing run, and the same errors. */
+static void test_explain(void **state) {
+    (void)state;
+    tensor_reduction_def d = def1("test_explain", sum_f32, TENSOR_REDUCTION_DTYPE_SUM);
+    tensor_reduction *r = tensor_reduction_register(&d);
+    assert_non_null(r);
+    tensor_t *x = tensor_ones(2, (int64_t[]){6, 10}, TENSOR_FLOAT32, tensor_cpu());
+    const tensor_t *in[1] = {x};
+    int dim = 1;
+    int64_t n = tensor_reduction_explain(r, in, 1, &dim, 1, false, TENSOR_DTYPE_DEFAULT, NULL, 0);
+    assert_true(n > 0);
+    char *buf = malloc((size_t)n + 1);
+    assert_non_null(buf);
+    assert_int_equal(tensor_reduction_explain(r, in, 1, &dim, 1, false, TENSOR_DTYPE_DEFAULT, buf, (size_t)n + 1), n);
+    assert_int_equal((int64_t)strlen(buf), n);
+    char small[8];
+    assert_int_equal(tensor_reduction_explain(r, in, 1, &dim, 1, false, TENSOR_DTYPE_DEFAULT, small, sizeof small), n);
+    assert_int_equal((int)strlen(small), 7);
+    assert_non_null(strstr(buf, "tensor_reduction_explain: reduction iterator"));
+    /* The same plan as the built-in sum's explain (the same iterator), after the first line's
+     * function name. */
+    char *sum_buf = malloc(4096);
+    assert_non_null(sum_buf);
+    assert_true(tensor_reduce_explain("sum", x, &dim, 1, false, TENSOR_DTYPE_DEFAULT, sum_buf, 4096) > 0);
+    assert_non_null(strchr(buf, '\n'));
+    assert_non_null(strstr(sum_buf, strchr(buf, '\n')));
+    /* Errors as tensor_reduce's. */
+    assert_int_equal(tensor_reduction_explain(NULL, in, 1, &dim, 1, false, TENSOR_DTYPE_DEFAULT, NULL, 0), -1);
+    assert_non_null(strstr(tensor_last_error(), "tensor_reduction_explain: argument 'r' is NULL"));
+    assert_int_equal(tensor_reduction_explain(r, in, 1, (int[]){2}, 1, false, TENSOR_DTYPE_DEFAULT, NULL, 0), -1);
+    assert_int_equal(tensor_last_status(), TENSOR_ERR_INDEX);
+    assert_int_equal(tensor_reduction_explain(r, in, 2, &dim, 1, false, TENSOR_DTYPE_DEFAULT, NULL, 0), -1);
+    assert_int_equal(tensor_reduction_explain(r, in, 1, &dim, 1, false, TENSOR_DTYPE_DEFAULT, NULL, 5), -1);
+    assert_int_equal(tensor_reduction_release(r), TENSOR_OK);
+    assert_int_equal(tensor_reduction_explain(r, in, 1, &dim, 1, false, TENSOR_DTYPE_DEFAULT, NULL, 0), -1);
+    assert_non_null(strstr(tensor_last_error(), "has been released"));
+    free(buf);
+    free(sum_buf);
+    tensor_release(x);
+}
+
 static void test_vecdot(void **state) {
     (void)state;
     /* float32, broadcast b, negative dim */
@@ -393,6 +435,7 @@ static const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_struct_accumulator_and_threads),
     cmocka_unit_test(test_empty_gives_identity),
     cmocka_unit_test(test_registry_errors),
+    cmocka_unit_test(test_explain),
     cmocka_unit_test(test_vecdot),
 };
 
