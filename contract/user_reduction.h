@@ -26,6 +26,24 @@ typedef enum tensor_reduction_value {
     TENSOR_REDUCTION_NUM_VALUES
 } tensor_reduction_value;
 
+/* A functor's source, for the GPU: the library compiles it at run time (NVRTC) into the CUDA
+ * reduction engine, so that a user reduction runs on CUDA tensors with no rebuild. `code` is C
+ * (compiled as CUDA C++ in which every function without an execution space is a device
+ * function; it may include the installed tinytensor headers, e.g. "ops/functors/common.h")
+ * defining the five per-element functions that ops/reduction_kit.h's TENSOR_REDUCTION_FNS takes
+ * (identity, map, reduce, combine, project) over the value type of the slot and the
+ * accumulator type `acc_type` (a type name `code` defines, or float, double, int64_t). All
+ * strings are borrowed: they must outlive the registration. */
+typedef struct tensor_reduction_source {
+    const char *code;
+    const char *acc_type;
+    const char *identity; /* ACC identity(void) */
+    const char *map;      /* VAL map(const VAL *x): x[k] is input k's element */
+    const char *reduce;   /* ACC reduce(ACC acc, VAL v) */
+    const char *combine;  /* ACC combine(ACC earlier, ACC later) */
+    const char *project;  /* VAL project(ACC acc, int64_t count) */
+} tensor_reduction_source;
+
 /* The callbacks of one value type. `acc` points to acc_size bytes aligned to 16; `user` is the
  * definition's user pointer. */
 typedef struct tensor_reduction_fns {
@@ -39,6 +57,9 @@ typedef struct tensor_reduction_fns {
     /* *result (one value of the value type) = the final value of *acc; count: the number of
      * elements reduced into this output (a mean divides by it). */
     void (*project)(const void *acc, int64_t count, void *result, const void *user);
+    /* Optional (NULL: the reduction runs on the CPU only): the same functor as source, for CUDA
+     * tensors. TENSOR_REDUCTION_FNS_SOURCE fills it. */
+    const tensor_reduction_source *source;
 } tensor_reduction_fns;
 
 /* One call of a user reduction (or of a fused built-in that runs as one), for a backend. */

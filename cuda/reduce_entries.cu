@@ -9,6 +9,7 @@
 #include "cuda/reduce_ops.h"
 #include "cuda/reduce_run.cuh"
 #include "contract/user_reduction.h"
+#include "cuda/jit.h"
 
 namespace tt_reduce {
 
@@ -170,13 +171,21 @@ TT_CUDA_ENTRIES(norm, "norm", (params ? params->p : 2.0), norm_table(params ? pa
 TT_CUDA_ENTRIES(var_mean, "var_mean", 0.0, TABLE_var_mean, 2, SECOND_SAME)
 
 // TENSOR_OP_USER_REDUCE on CUDA: a built-in map-reduce (vecdot) runs its table's kernel; a
-// reduction a user registered has host callbacks only, which no CUDA kernel can call.
+// reduction a user registered runs its functor's source compiled at run time (cuda/jit.h), or,
+// with host callbacks only, is not implemented for CUDA.
 static tensor_status user_reduce(tensor_iter_t *iter, const tensor_kernel_params *params, Act &a) {
     const tensor_user_reduce_call *call =
         params != nullptr ? static_cast<const tensor_user_reduce_call *>(params->reduction) : nullptr;
     if (call == nullptr) return tensor_error(TENSOR_ERR_INVALID_ARGUMENT, "%s: no reduction given", a.func);
     a.op = call->name;
     const Table t = table_named(call->cuda_table);
+    if (t == NUM_TABLES && call->fns != nullptr && call->fns->source != nullptr) {
+        // A user functor with its source: compiled at run time into the same engine.
+        int64_t len = 0;
+        tensor_status st = tt_cuda_jit_reduce(iter, call, a.explain, a.buf, a.size, &len, a.func);
+        if (st == TENSOR_OK && a.explain) a.len += len;
+        return st;
+    }
     if (t == NUM_TABLES)
         return tensor_error(TENSOR_ERR_NOT_IMPLEMENTED, "%s: the user reduction '%s' is not implemented for CUDA",
                             a.func, call->name);

@@ -260,6 +260,7 @@ template <class S>
 struct Dot : S {
     using typename S::val_t;
     static constexpr int nin = 2;
+    static constexpr bool maps = true;
     template <typename In>
     static __device__ __forceinline__ val_t map(const val_t (&v)[2]) {
         val_t prod;
@@ -276,8 +277,11 @@ using DotF32 = Dot<SumF32>;
 using DotF64 = Dot<SumF64>;
 using DotI64 = Dot<SumI64>;
 
-// How many inputs a family folds (1 unless it declares nin and map).
+// How many inputs a family folds (1 unless it declares nin), and whether it maps them first
+// (declares `maps = true` and map<In>(values); a family of several inputs must).
 template <class F, class = void> struct family_inputs : std::integral_constant<int, 1> {};
 template <class F> struct family_inputs<F, std::void_t<decltype(F::nin)>> : std::integral_constant<int, F::nin> {};
+template <class F, class = void> struct family_maps : std::false_type {};
+template <class F> struct family_maps<F, std::void_t<decltype(F::maps)>> : std::bool_constant<F::maps> {};
 
 }  // namespace tt_reduce

@@ -87,10 +87,12 @@ typedef struct tensor_cuda_reduce_kind {
 tensor_status tensor_cuda_reduce_plan_make(const tensor_iter_t *iter, tensor_cuda_reduce_kind kind,
                                            tensor_cuda_reduce_plan *plan, void **staging_handle, const char *func);
 
+#ifndef __CUDACC_RTC__ /* (the run-time compiler sees only the plan's types) */
 /* Iterators whose operands exceed this many elements or bytes are split into pieces that
  * fit (TENSOR_ITER_INDEX32_LIMIT). Internal: tests lower it to run the split path on small
  * tensors; set it only while no reduction runs. */
 extern int64_t tensor_cuda_reduce_index_limit;
+#endif
 
 /* The device properties the plan depends on (SMs, threads per SM, warp size). */
 tensor_status tensor_cuda_reduce_device_props(int device, tensor_cuda_props *props, const char *func);

@@ -126,6 +126,8 @@ struct is_dynamic_op<Op, std::void_t<decltype(Op::dynamic_cast_load)>> : std::bo
 // reads one element of each input at each position and folds load_n of them.
 template <class Op, class = void> struct op_inputs : std::integral_constant<int, 1> {};
 template <class Op> struct op_inputs<Op, std::void_t<decltype(Op::nin)>> : std::integral_constant<int, Op::nin> {};
+template <class Op, class = void> struct op_maps : std::false_type {};
+template <class Op> struct op_maps<Op, std::void_t<decltype(Op::maps)>> : std::bool_constant<Op::maps> {};
 
 template <class Op, int OVS>
 struct Reducer {
@@ -158,9 +160,9 @@ struct Reducer {
         if constexpr (is_dynamic_op<Op>::value) return Op::load(x, p);
         else return Op::load(x);
     }
-    // One element of each input -> the value reduced.
+    // One element of each input -> the value reduced (through the Op's map when it has one).
     __device__ __forceinline__ val_t ldn(const scalar_t (&x)[NIN]) const {
-        if constexpr (NIN == 1) return ld(x[0]);
+        if constexpr (NIN == 1 && !op_maps<Op>::value) return ld(x[0]);
         else return Op::load_n(x);
     }
     // Element i of one vector load per input.

@@ -54,14 +54,17 @@ struct Op {
         else
             return load_for<val_t, In, Out>(x);
     }
-    // A map-reduce family (family_inputs > 1) folds map of one element of each input.
+    // A map-reduce family (family_maps: several inputs, or a user functor's map) folds map of
+    // one element of each input.
     static constexpr int nin = family_inputs<F>::value;
+    static constexpr bool maps = family_maps<F>::value;
+    static_assert(nin == 1 || maps, "a family of several inputs maps them to one value");
     static __device__ __forceinline__ val_t load_n(const In (&x)[nin]) {
         val_t v[nin];
 #pragma unroll
         for (int q = 0; q < nin; q++) v[q] = load(x[q]);
-        if constexpr (nin == 1) return v[0];
-        else return F::template map<In>(v);
+        if constexpr (maps) return F::template map<In>(v);
+        else return v[0];
     }
     static __device__ __forceinline__ acc_t identity() { return F::identity(); }
     static __device__ __forceinline__ acc_t reduce(acc_t a, val_t x, int64_t i, double prm) {

@@ -217,7 +217,8 @@ static tensor_status reduce_core(const tensor_reduction_def *def, const char *cu
         if (!tensor_device_equal((*out)->storage->device, dev))
             return tensor_error(TENSOR_ERR_DEVICE, "%s: argument 'out' is on another device than the inputs", func);
     }
-    if (dev.type != TENSOR_DEVICE_CPU && !(dev.type == TENSOR_DEVICE_CUDA && cuda_table != NULL))
+    const bool on_cuda = dev.type == TENSOR_DEVICE_CUDA && (cuda_table != NULL || def->fns[value].source != NULL);
+    if (dev.type != TENSOR_DEVICE_CPU && !on_cuda)
         return tensor_error(TENSOR_ERR_NOT_IMPLEMENTED, "%s: the user reduction '%s' is not implemented for %s", func,
                             def->name, dev.type == TENSOR_DEVICE_CUDA ? "CUDA" : "this device");
 
@@ -231,8 +232,16 @@ static tensor_status reduce_core(const tensor_reduction_def *def, const char *cu
     tensor_t *exp[TENSOR_REDUCTION_MAX_INPUTS] = {NULL};
     tensor_t *result = NULL, *view = NULL;
     for (int k = 0; k < ninputs && st == TENSOR_OK; k++) {
-        exp[k] = tensor_expand(inputs[k], nd, shape);
-        if (exp[k] == NULL) st = tensor_last_status();
+        /* CUDA kernels read inputs of one dtype: others are converted to the promoted dtype
+         * first (a copy; the CPU converts while loading). */
+        tensor_t *conv = NULL;
+        if (dev.type == TENSOR_DEVICE_CUDA && ninputs > 1 && inputs[k]->dtype != promoted) {
+            conv = tensor_to_dtype(inputs[k], promoted);
+            if (conv == NULL) st = tensor_last_status();
+        }
+        if (st == TENSOR_OK) exp[k] = tensor_expand(conv != NULL ? conv : inputs[k], nd, shape);
+        tensor_release(conv);
+        if (st == TENSOR_OK && exp[k] == NULL) st = tensor_last_status();
     }
     tensor_reduce_plan plan;
     if (st == TENSOR_OK) st = tensor_reduce_plan_make(exp[0], dims, ndims, keepdim, true, &plan, func);

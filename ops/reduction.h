@@ -9,8 +9,9 @@
  * The easy way to write the callbacks is ops/reduction_kit.h: per-element functions in, the
  * tiled callbacks out (docs/functors.md shows a complete program).
  *
- * Devices: user reductions run on the CPU. On a CUDA tensor tensor_reduce fails with
- * TENSOR_ERR_NOT_IMPLEMENTED ("... is not implemented for CUDA"), never a crash.
+ * Devices: user reductions run on the CPU, and on CUDA when their callbacks carry the functor's
+ * source (see "CUDA" below); without it a CUDA tensor gives TENSOR_ERR_NOT_IMPLEMENTED ("... is
+ * not implemented for CUDA"), never a crash.
  *
  * Thread safety: registering, finding and releasing are serialised by the library; a handle may
  * be used from any thread. The callbacks are called from several threads at once (each on its
@@ -94,6 +95,24 @@ TENSOR_API tensor_status tensor_reduce_out(tensor_t *out, const tensor_reduction
 TENSOR_API int64_t tensor_reduction_explain(const tensor_reduction *r, const tensor_t *const *inputs, int ninputs,
                                             const int *dims, int ndims, bool keepdim, tensor_dtype dtype, char *buf,
                                             size_t size);
+
+/* ---- CUDA: user reductions compiled at run time ----
+ * A value type whose callbacks carry the functor's source (tensor_reduction_fns.source; the
+ * kit's TENSOR_REDUCTION_FNS_SOURCE fills it) runs on CUDA tensors too: on the first call for a
+ * (functor, input dtype, result dtype, GPU architecture) the library compiles the reduction
+ * engine's kernels around the functor with NVRTC (loaded at run time: libnvrtc.so.13 or .12, or
+ * the file $TENSOR_NVRTC_LIBRARY names), keeps them for the process and in a disk cache, so that
+ * later processes load them instead of compiling. Without NVRTC, or for a functor that does not
+ * compile (the message carries the start of NVRTC's log), the call fails with an error status.
+ *
+ * The disk cache's directory: the one set here, else $TENSOR_JIT_CACHE_DIR, else
+ * $XDG_CACHE_HOME/tinytensor/jit, else $HOME/.cache/tinytensor/jit. "" (or "off" in the
+ * environment variable) turns it off; NULL restores the default. dir is copied. A file in it
+ * that is corrupt, truncated or made for another key is ignored and replaced. */
+TENSOR_API tensor_status tensor_jit_set_cache_dir(const char *dir);
+/* The directory in use ("" when off), snprintf contract; -1 with the error set for a NULL buf
+ * with a size. */
+TENSOR_API int64_t tensor_jit_cache_dir(char *buf, size_t size);
 
 /* torch.linalg.vecdot for real dtypes: sum(a * b) over `dim` (negative wraps) of a and b
  * broadcast against each other. As in PyTorch, a and b must have the same dtype (bool is an

@@ -30,6 +30,11 @@
 #define TENSOR_REDUCTION_KIT_LANES 32
 
 #define TENSOR_REDUCTION_FNS(NAME, NIN, VAL_T, ACC_T, IDENTITY, MAP, REDUCE, COMBINE, PROJECT)                  \
+    TENSOR_REDUCTION_CALLBACKS_(NAME, NIN, VAL_T, ACC_T, IDENTITY, MAP, REDUCE, COMBINE, PROJECT)                \
+    static const tensor_reduction_fns NAME = {NAME##_init, NAME##_fold, NAME##_combine, NAME##_project, NULL};
+
+/* The four callbacks NAME##_init / _fold / _combine / _project (the kit's internals). */
+#define TENSOR_REDUCTION_CALLBACKS_(NAME, NIN, VAL_T, ACC_T, IDENTITY, MAP, REDUCE, COMBINE, PROJECT)           \
     static void NAME##_init(void *acc_, const void *user_) {                                                    \
         (void)user_;                                                                                            \
         ACC_T a_ = IDENTITY();                                                                                  \
@@ -81,7 +86,20 @@
         memcpy(&a_, acc_, sizeof a_);                                                                           \
         VAL_T r_ = PROJECT(a_, count_);                                                                         \
         memcpy(result_, &r_, sizeof r_);                                                                        \
-    }                                                                                                           \
-    static const tensor_reduction_fns NAME = {NAME##_init, NAME##_fold, NAME##_combine, NAME##_project};
+    }
+
+/* The same callbacks, plus the functor's source for CUDA tensors (compiled at run time on the
+ * first CUDA call and cached: docs/functors.md). SOURCE is a string holding the definitions of
+ * ACC_T (unless a built-in type) and of the five functions, e.g. the text of the header that
+ * defines them (tinytensor_embed_source() in CMake makes such a string at build time):
+ *   #include "my_functor.h"             -- the CPU compiles the functions
+ *   TENSOR_REDUCTION_FNS_SOURCE(my_fns, 1, float, my_acc, my_id, my_map, my_red, my_comb,
+ *                               my_proj, my_functor_source)  -- the GPU compiles the string */
+#define TENSOR_REDUCTION_FNS_SOURCE(NAME, NIN, VAL_T, ACC_T, IDENTITY, MAP, REDUCE, COMBINE, PROJECT, SOURCE)    \
+    TENSOR_REDUCTION_CALLBACKS_(NAME, NIN, VAL_T, ACC_T, IDENTITY, MAP, REDUCE, COMBINE, PROJECT)               \
+    static const tensor_reduction_source NAME##_source_ = {SOURCE, #ACC_T, #IDENTITY, #MAP, #REDUCE, #COMBINE, \
+                                                           #PROJECT};                                        \
+    static const tensor_reduction_fns NAME = {NAME##_init, NAME##_fold, NAME##_combine, NAME##_project,       \
+                                              &NAME##_source_};
 
 #endif

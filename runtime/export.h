@@ -2,7 +2,8 @@
 #ifndef TENSOR_EXPORT_H
 #define TENSOR_EXPORT_H
 
-#if defined(TENSOR_STATIC_DEFINE)
+#if defined(TENSOR_STATIC_DEFINE) || defined(__CUDACC_RTC__)
+/* (__CUDACC_RTC__: the run-time compiler reads these headers for their device code only.) */
 #define TENSOR_API
 #elif defined(_WIN32)
 #if defined(TENSOR_BUILDING)

@@ -1,13 +1,20 @@
 /* User reductions and tensor_vecdot on CUDA tensors: the fused vecdot kernel equals the CPU's
  * fused vecdot on every layout path and dtype; a registered reduction refuses a CUDA tensor
  * cleanly. */
+#define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <pthread.h>
+#include <unistd.h>
+
 #include "test_main.h"
 #include "cuda_test_util.h"
 #include "ops/reduction_kit.h"
+#if TENSOR_HAVE_CUDA
+#include "cuda/jit.h"
+#endif
 
 TENSOR_TEST_NEEDS_GPU()
 
@@ -209,6 +216,225 @@ static void test_user_reduction_refuses_cuda(void **state) {
     assert_int_equal(tensor_reduction_release(r), TENSOR_OK);
 }
 
+/* ---- user reductions compiled at run time: one source for the CPU and the GPU ---- */
+#if TENSOR_HAVE_CUDA
+#define TT_STR_(...) #__VA_ARGS__
+#define TT_STR(...) TT_STR_(__VA_ARGS__)
+
+/* Compiled here for the CPU, and as a string for the GPU. */
+#define JIT_FUNCTORS                                                                               \
+    typedef struct { float m, s; } jd_acc;                                                         \
+    static float js_zero(void) { return 0.0f; }                                                    \
+    static float js_first(const float *x) { return x[0]; }                                         \
+    static float js_abs(const float *x) { return fabsf(x[0]); }                                    \
+    static float js_wprod(const float *x) { return x[0] * x[1]; }                                  \
+    static float js_add(float a, float b) { return a + b; }                                        \
+    static float js_done(float a, int64_t n) { return (void)n, a; }                                \
+    static float js_mean(float a, int64_t n) { return a / (float)n; }                              \
+    static jd_acc jd_id(void) { jd_acc a = {-INFINITY, 0.0f}; return a; }                         \
+    static jd_acc jd_red(jd_acc a, float v) {                                                      \
+        if (v > a.m) { a.s = a.s * expf(a.m - v) + 1.0f; a.m = v; } else a.s += expf(v - a.m);     \
+        return a;                                                                                  \
+    }                                                                                              \
+    static jd_acc jd_comb(jd_acc a, jd_acc b) {                                                    \
+        if (b.m > a.m) { jd_acc t = a; a = b; b = t; }                                             \
+        if (b.s != 0.0f) a.s += b.s * expf(b.m - a.m);                                             \
+        return a;                                                                                  \
+    }                                                                                              \
+    static float jd_proj(jd_acc a, int64_t n) { return (void)n, a.s; }
+JIT_FUNCTORS
+static const char jit_src[] = TT_STR(JIT_FUNCTORS);
+TENSOR_REDUCTION_FNS_SOURCE(jsum_fns, 1, float, float, js_zero, js_first, js_add, js_add, js_done, jit_src)
+TENSOR_REDUCTION_FNS_SOURCE(jabs_fns, 1, float, float, js_zero, js_abs, js_add, js_add, js_done, jit_src)
+TENSOR_REDUCTION_FNS_SOURCE(jmean_fns, 1, float, float, js_zero, js_first, js_add, js_add, js_mean, jit_src)
+TENSOR_REDUCTION_FNS_SOURCE(jwsum_fns, 2, float, float, js_zero, js_wprod, js_add, js_add, js_done, jit_src)
+TENSOR_REDUCTION_FNS_SOURCE(jden_fns, 1, float, jd_acc, jd_id, js_first, jd_red, jd_comb, jd_proj, jit_src)
+
+static tensor_reduction *jit_def(const char *name, int nin, size_t acc, tensor_reduction_fns fns,
+                                 tensor_reduction_dtype_rule rule) {
+    tensor_reduction_def d = {name, nin, acc, rule, true, {{0}}, NULL};
+    d.fns[TENSOR_REDUCTION_F32] = fns;
+    tensor_reduction *r = tensor_reduction_register(&d);
+    if (r == NULL) fail_msg("register %s: %s", name, tensor_last_error());
+    return r;
+}
+
+#endif
+
+static char jit_dir[64];
+
+static int jit_setup(void **state) {
+    (void)state;
+    snprintf(jit_dir, sizeof jit_dir, "/tmp/tt_jit_test_XXXXXX");
+    if (mkdtemp(jit_dir) == NULL) return -1;
+    return tensor_jit_set_cache_dir(jit_dir) == TENSOR_OK ? 0 : -1;
+}
+
+#if TENSOR_HAVE_CUDA
+/* A user reduction on CUDA equals the same reduction on the CPU (different summation order:
+ * floats to a tolerance), on rows, columns, all dims, a 16-bit input and two inputs with
+ * broadcasting. */
+static void check_jit(tensor_reduction *r, pair_t *in, int nin, const int *dims, int ndims, const char *what) {
+    const tensor_t *c_in[3], *g_in[3];
+    for (int k = 0; k < nin; k++) {
+        c_in[k] = in[k].c;
+        g_in[k] = in[k].g;
+    }
+    tensor_t *c = tensor_reduce(r, c_in, nin, dims, ndims, false, TENSOR_DTYPE_DEFAULT);
+    if (c == NULL) fail_msg("%s: CPU: %s", what, tensor_last_error());
+    tensor_t *g = tensor_reduce(r, g_in, nin, dims, ndims, false, TENSOR_DTYPE_DEFAULT);
+    if (g == NULL) fail_msg("%s: CUDA: %s", what, tensor_last_error());
+    ct_assert_same_shape(g, c, what);
+    tensor_t *gd = tensor_to_dtype(g, TENSOR_FLOAT64), *cd = tensor_to_dtype(c, TENSOR_FLOAT64);
+    double *x = ct_download(gd), *y = ct_download(cd);
+    const double tol = tensor_get_dtype(c) == TENSOR_FLOAT32 ? 1e-4 : 1e-2;
+    for (int64_t i = 0; i < tensor_numel(c); i++)
+        if (!(fabs(x[i] - y[i]) <= tol * (1.0 + fabs(y[i]))))
+            fail_msg("%s: element %lld: CUDA %.9g, CPU %.9g", what, (long long)i, x[i], y[i]);
+    free(x);
+    free(y);
+    tensor_release(gd);
+    tensor_release(cd);
+    tensor_release(c);
+    tensor_release(g);
+}
+#endif
+
+static void test_jit_matches_cpu(void **state) {
+    (void)state;
+#if TENSOR_HAVE_CUDA
+    if (tt_jit_nvrtc_available("test") != TENSOR_OK) {
+        print_message("no NVRTC on this machine: %s\n", tensor_last_error());
+        return;
+    }
+    tensor_reduction *sum = jit_def("jit_sum", 1, sizeof(float), jsum_fns, TENSOR_REDUCTION_DTYPE_SUM);
+    tensor_reduction *abss = jit_def("jit_abs_sum", 1, sizeof(float), jabs_fns, TENSOR_REDUCTION_DTYPE_FLOAT);
+    tensor_reduction *mean = jit_def("jit_mean", 1, sizeof(float), jmean_fns, TENSOR_REDUCTION_DTYPE_FLOAT);
+    tensor_reduction *den = jit_def("jit_softmax_den", 1, 2 * sizeof(float), jden_fns, TENSOR_REDUCTION_DTYPE_FLOAT);
+    tensor_reduction *wsum = jit_def("jit_wsum", 2, sizeof(float), jwsum_fns, TENSOR_REDUCTION_DTYPE_FLOAT);
+    const int64_t s[2] = {300, 2000};
+    pair_t x = pair_of(rnd(2, s, TENSOR_FLOAT32, 5)), h = pair_of(rnd(2, s, TENSOR_FLOAT16, 6));
+    const int d0 = 0, d1 = 1;
+    check_jit(sum, &x, 1, &d1, 1, "sum rows");
+    check_jit(sum, &x, 1, &d0, 1, "sum columns");
+    check_jit(sum, &x, 1, NULL, 0, "sum all");
+    check_jit(abss, &h, 1, &d1, 1, "abs-sum float16 rows");
+    check_jit(mean, &x, 1, &d0, 1, "mean columns");
+    check_jit(den, &x, 1, &d1, 1, "softmax denominator rows");
+    check_jit(den, &x, 1, NULL, 0, "softmax denominator all");
+    const int64_t sw[2] = {1, 2000};
+    pair_t two[2] = {x, pair_of(rnd(2, sw, TENSOR_FLOAT32, 7))};
+    check_jit(wsum, two, 2, &d1, 1, "weighted sum, weights broadcast");
+    pair_release(two[1]);
+    /* The split path (32-bit pieces with an accumulation buffer). */
+    const int64_t saved = tensor_cuda_reduce_index_limit;
+    tensor_cuda_reduce_index_limit = 1 << 14;
+    check_jit(sum, &x, 1, &d1, 1, "sum rows, split");
+    check_jit(den, &x, 1, &d0, 1, "softmax denominator columns, split");
+    tensor_cuda_reduce_index_limit = saved;
+    pair_release(x);
+    pair_release(h);
+    tensor_reduction *all[] = {sum, abss, mean, den, wsum};
+    for (int i = 0; i < 5; i++) assert_int_equal(tensor_reduction_release(all[i]), TENSOR_OK);
+#endif
+}
+
+/* Compiled once per process (memory), then from disk in a "new process" (the loaded sets
+ * forgotten), and explain says which. */
+static void test_jit_caches(void **state) {
+    (void)state;
+#if TENSOR_HAVE_CUDA
+    if (tt_jit_nvrtc_available("test") != TENSOR_OK) return;
+    tensor_reduction *r = jit_def("jit_cache_sum", 1, sizeof(float), jsum_fns, TENSOR_REDUCTION_DTYPE_SUM);
+    const int64_t s[2] = {64, 100};
+    tensor_t *x = tensor_ones(2, s, TENSOR_FLOAT64, tensor_cuda(0)); /* a dtype pair no other test compiled */
+    tensor_t *x32 = tensor_to_dtype(x, TENSOR_BFLOAT16);
+    const tensor_t *in[1] = {x32};
+    int dim = 1;
+    char buf[2048];
+    const int before = tt_jit_compile_count();
+    assert_true(tensor_reduction_explain(r, in, 1, &dim, 1, false, TENSOR_DTYPE_DEFAULT, buf, sizeof buf) > 0);
+    assert_non_null(strstr(buf, "cuda jit: compiled now"));
+    assert_non_null(strstr(buf, "cuda launch: block"));
+    assert_int_equal(tt_jit_compile_count(), before + 1);
+    tensor_t *y = tensor_reduce(r, in, 1, &dim, 1, false, TENSOR_DTYPE_DEFAULT);
+    assert_non_null(y);
+    assert_int_equal(tt_jit_compile_count(), before + 1);
+    assert_true(tensor_reduction_explain(r, in, 1, &dim, 1, false, TENSOR_DTYPE_DEFAULT, buf, sizeof buf) > 0);
+    assert_non_null(strstr(buf, "cuda jit: in memory"));
+    tt_jit_forget();
+    assert_true(tensor_reduction_explain(r, in, 1, &dim, 1, false, TENSOR_DTYPE_DEFAULT, buf, sizeof buf) > 0);
+    assert_non_null(strstr(buf, "cuda jit: loaded from the disk cache"));
+    assert_int_equal(tt_jit_compile_count(), before + 1);
+    float *v = ct_download(y);
+    for (int i = 0; i < 64; i++) assert_true(v[i] == 100.0f);
+    free(v);
+    tensor_release(y);
+    tensor_release(x);
+    tensor_release(x32);
+    assert_int_equal(tensor_reduction_release(r), TENSOR_OK);
+#endif
+}
+
+#if TENSOR_HAVE_CUDA
+typedef struct {
+    tensor_reduction *r;
+    const tensor_t *x;
+    int ok;
+} race_arg;
+static void *race(void *p) {
+    race_arg *a = p;
+    const tensor_t *in[1] = {a->x};
+    tensor_t *y = tensor_reduce(a->r, in, 1, NULL, 0, false, TENSOR_DTYPE_DEFAULT);
+    a->ok = y != NULL;
+    tensor_release(y);
+    return NULL;
+}
+#endif
+
+/* Two threads on a first call: one compile. */
+static void test_jit_race(void **state) {
+    (void)state;
+#if TENSOR_HAVE_CUDA
+    if (tt_jit_nvrtc_available("test") != TENSOR_OK) return;
+    tensor_reduction *r = jit_def("jit_race_mean", 1, sizeof(float), jmean_fns, TENSOR_REDUCTION_DTYPE_FLOAT);
+    tensor_t *x = tensor_ones(1, (int64_t[]){1000}, TENSOR_FLOAT32, tensor_cuda(0));
+    tensor_jit_set_cache_dir(""); /* no disk: both would compile if the lock did not hold */
+    const int before = tt_jit_compile_count();
+    race_arg a[2] = {{r, x, 0}, {r, x, 0}};
+    pthread_t t[2];
+    for (int i = 0; i < 2; i++) assert_int_equal(pthread_create(&t[i], NULL, race, &a[i]), 0);
+    for (int i = 0; i < 2; i++) pthread_join(t[i], NULL);
+    assert_true(a[0].ok && a[1].ok);
+    assert_int_equal(tt_jit_compile_count(), before + 1);
+    tensor_jit_set_cache_dir(jit_dir);
+    tensor_release(x);
+    assert_int_equal(tensor_reduction_release(r), TENSOR_OK);
+#endif
+}
+
+/* A functor that does not compile: a clean error with NVRTC's log; host callbacks only: not
+ * implemented for CUDA. */
+static void test_jit_errors(void **state) {
+    (void)state;
+#if TENSOR_HAVE_CUDA
+    if (tt_jit_nvrtc_available("test") != TENSOR_OK) return;
+    static const tensor_reduction_source broken = {"static float bz(void) { return not_declared; }", "float", "bz",
+                                                   "js_first", "js_add", "js_add", "js_done"};
+    tensor_reduction_fns f = jsum_fns;
+    f.source = &broken;
+    tensor_reduction *r = jit_def("jit_broken", 1, sizeof(float), f, TENSOR_REDUCTION_DTYPE_SUM);
+    tensor_t *x = tensor_ones(1, (int64_t[]){10}, TENSOR_FLOAT32, tensor_cuda(0));
+    const tensor_t *in[1] = {x};
+    assert_null(tensor_reduce(r, in, 1, NULL, 0, false, TENSOR_DTYPE_DEFAULT));
+    assert_int_equal(tensor_last_status(), TENSOR_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(tensor_last_error(), "NVRTC could not compile"));
+    assert_non_null(strstr(tensor_last_error(), "not_declared"));
+    tensor_release(x);
+    assert_int_equal(tensor_reduction_release(r), TENSOR_OK);
+#endif
+}
+
 /* The caching allocator's segments go back to the device, so memcheck's leak check sees only
  * real leaks. */
 static int release_cached(void **state) {
@@ -222,6 +448,15 @@ static const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_vecdot_split),
     cmocka_unit_test(test_vecdot_errors),
     cmocka_unit_test(test_user_reduction_refuses_cuda),
+    cmocka_unit_test(test_jit_matches_cpu),
+    cmocka_unit_test(test_jit_caches),
+    cmocka_unit_test(test_jit_race),
+    cmocka_unit_test(test_jit_errors),
 };
 
-TENSOR_TEST_GROUP(cuda_user_reduction, tests, NULL, release_cached)
+static int teardown(void **state) {
+    tensor_jit_set_cache_dir(NULL);
+    return release_cached(state);
+}
+
+TENSOR_TEST_GROUP(cuda_user_reduction, tests, jit_setup, teardown)

@@ -1,0 +1,103 @@
+/* Internal: user reductions on CUDA compiled at run time. A registered reduction whose value
+ * type carries its functor's source (contract/user_reduction.h) gets the engine's kernels (the
+ * reduction kernel at output vector widths 1, 2, 4 and the short-rows kernel: the same
+ * templates the built-ins are compiled from, cuda/reduce_kernel.cuh) compiled around that
+ * functor by NVRTC for the device's architecture, cached in memory and on disk.
+ *
+ * The compile and the disk cache are host C with no CUDA headers (NVRTC is loaded with dlopen;
+ * its few types are declared here), built in every configuration and tested without a GPU
+ * where NVRTC is installed; loading and launching (cuda/jit_launch.c) need a CUDA build. */
+#ifndef TENSOR_CUDA_JIT_H
+#define TENSOR_CUDA_JIT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "contract/user_reduction.h"
+#include "runtime/dtype.h"
+#include "runtime/status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* An embedded header: its include name and text (generated from cmake/jit_headers.cmake). */
+typedef struct tt_jit_file {
+    const char *name;
+    const char *text;
+} tt_jit_file;
+extern const tt_jit_file tt_jit_headers[];
+extern const int tt_jit_num_headers;
+
+/* The kernels of one set: OVS 1, 2, 4 and the short-rows kernel. */
+#define TT_JIT_KERNELS 4
+
+/* One program: its text and the name expressions of its kernels. */
+typedef struct tt_jit_program {
+    char *text;                        /* malloc'ed */
+    char *names[TT_JIT_KERNELS];       /* malloc'ed name expressions */
+} tt_jit_program;
+
+/* The program for `src`'s functor with `nin` inputs stored as dtype `in`, output dtype `out`,
+ * value type `value`, accumulator of acc_size bytes (checked by a static_assert in the
+ * program). Errors: a dtype the engine has no storage type for, OOM. */
+tensor_status tt_jit_program_make(const tensor_reduction_source *src, int nin, tensor_reduction_value value,
+                                  tensor_dtype in, tensor_dtype out, size_t acc_size, tt_jit_program *prog,
+                                  const char *func);
+void tt_jit_program_clear(tt_jit_program *prog);
+
+/* A compiled program: the cubin and each kernel's lowered (mangled) name. */
+typedef struct tt_jit_binary {
+    void *cubin;
+    size_t size;
+    char *lowered[TT_JIT_KERNELS];
+} tt_jit_binary;
+void tt_jit_binary_clear(tt_jit_binary *bin);
+
+/* NVRTC, loaded on first use (TENSOR_NVRTC_LIBRARY names the library to load instead of the
+ * usual sonames). TENSOR_ERR_NOT_IMPLEMENTED when it cannot be loaded. */
+tensor_status tt_jit_nvrtc_available(const char *func);
+/* "nvrtc 13.0", or "" when not loaded. */
+const char *tt_jit_nvrtc_version(void);
+
+/* Compiles prog for sm_<arch> (e.g. 90). A compile error gives TENSOR_ERR_INVALID_ARGUMENT with
+ * the start of NVRTC's log in the message. */
+tensor_status tt_jit_compile(const tt_jit_program *prog, int arch, tt_jit_binary *bin, const char *func);
+
+/* The cache key of prog for arch: every input of the compile (engine headers, program text,
+ * options, architecture, NVRTC version) in one string (malloc'ed), and its 64-bit hash. */
+char *tt_jit_key(const tt_jit_program *prog, int arch, uint64_t *hash);
+
+/* ---- the disk cache: one file per key under the cache directory ---- */
+/* The directory in use ("" when the cache is off): tensor_jit_set_cache_dir's, else
+ * $TENSOR_JIT_CACHE_DIR ("off" or "" turn it off), else $XDG_CACHE_HOME/tinytensor/jit, else
+ * $HOME/.cache/tinytensor/jit. Copies into buf (size bytes). */
+void tt_jit_cache_dir(char *buf, size_t size);
+/* 1 and *bin filled when a valid file for key is there; 0 when there is none, or it is
+ * corrupt, truncated or another key's (then it is ignored; the next store rewrites it). */
+int tt_jit_cache_load(const char *key, uint64_t hash, tt_jit_binary *bin);
+/* Writes the file (atomically: a temporary file renamed); failures are ignored (the cache is
+ * an optimisation). */
+void tt_jit_cache_store(const char *key, uint64_t hash, const tt_jit_binary *bin);
+/* The file a key's binary lives in (for tests). */
+void tt_jit_cache_path(uint64_t hash, char *buf, size_t size);
+
+/* ---- CUDA builds (cuda/jit_launch.c) ---- */
+struct tensor_iter;
+/* Runs (explain == 0) or explains (appending to buf, snprintf contract, *len the text's length)
+ * the user reduction `call` over iter on its CUDA device. */
+tensor_status tt_cuda_jit_reduce(struct tensor_iter *iter, const tensor_user_reduce_call *call, int explain, char *buf,
+                                 size_t size, int64_t *len, const char *func);
+/* Fresh compiles in this process; forgetting the loaded sets (the next call reads the disk
+ * cache, as a new process would). For tests. */
+int tt_jit_compile_count(void);
+void tt_jit_forget(void);
+
+/* FNV-1a, 64 bits. */
+uint64_t tt_jit_hash(const void *data, size_t n, uint64_t h);
+#define TT_JIT_HASH_SEED 0xcbf29ce484222325ull
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,267 @@
+/* User reductions on CUDA, compiled at run time (cuda/jit.h): the kernel set of a (functor,
+ * dtypes, device) from memory, else from the disk cache, else from NVRTC; loaded with the
+ * driver API (dlopen'ed: libcuda.so.1, which the CUDA runtime has loaded already) and launched
+ * with the same plan as the built-ins (reduce_host.c), whole or in 32-bit pieces with an
+ * accumulation buffer. */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cuda_runtime_api.h>
+
+#include "cuda/cuda_backend.h"
+#include "cuda/device_internal.h"
+#include "cuda/jit.h"
+#include "cuda/reduce_host.h"
+#include "runtime/alloc.h"
+#include "runtime/error.h"
+
+typedef int cu_result; /* CUresult: 0 is CUDA_SUCCESS */
+typedef struct tt_cu_module *cu_module;
+typedef struct tt_cu_function *cu_function;
+#define CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES 8
+
+static struct {
+    void *lib;
+    cu_result (*module_load_data)(cu_module *, const void *);
+    cu_result (*module_get_function)(cu_function *, cu_module, const char *);
+    cu_result (*launch)(cu_function, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, void *,
+                        void **, void **);
+    cu_result (*func_set_attribute)(cu_function, int, int);
+    cu_result (*error_string)(cu_result, const char **);
+} cu;
+static pthread_once_t cu_once = PTHREAD_ONCE_INIT;
+
+static void cu_load(void) {
+    void *lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+    if (lib == NULL) return;
+    *(void **)&cu.module_load_data = dlsym(lib, "cuModuleLoadData");
+    *(void **)&cu.module_get_function = dlsym(lib, "cuModuleGetFunction");
+    *(void **)&cu.launch = dlsym(lib, "cuLaunchKernel");
+    *(void **)&cu.func_set_attribute = dlsym(lib, "cuFuncSetAttribute");
+    *(void **)&cu.error_string = dlsym(lib, "cuGetErrorString");
+    if (cu.module_load_data && cu.module_get_function && cu.launch && cu.func_set_attribute && cu.error_string)
+        cu.lib = lib;
+    else
+        dlclose(lib);
+}
+
+static tensor_status cu_error(cu_result r, const char *what, const char *func) {
+    const char *s = NULL;
+    if (cu.error_string == NULL || cu.error_string(r, &s) != 0 || s == NULL) s = "unknown error";
+    return tensor_error(TENSOR_ERR_CUDA, "%s: %s: %s (CUresult %d)", func, what, s, r);
+}
+
+/* ---- the process's kernel sets: one per (key, device) ---- */
+typedef enum { FROM_COMPILE = 0, FROM_DISK = 1, FROM_MEMORY = 2 } origin_t;
+static const char *const origin_names[] = {"compiled now (NVRTC)", "loaded from the disk cache", "in memory"};
+
+typedef struct jit_entry {
+    struct jit_entry *next;
+    uint64_t hash;
+    char *key;
+    int device;
+    cu_function fn[TT_JIT_KERNELS];
+    int max_smem_set; /* dynamic shared memory opted in, per kernel (bytes) */
+} jit_entry;
+static jit_entry *entries;
+static pthread_mutex_t entries_lock = PTHREAD_MUTEX_INITIALIZER;
+static int compiles; /* fresh compiles in this process (tests read it) */
+
+int tt_jit_compile_count(void) {
+    pthread_mutex_lock(&entries_lock);
+    int n = compiles;
+    pthread_mutex_unlock(&entries_lock);
+    return n;
+}
+
+/* Forgets the loaded kernel sets (the modules stay loaded): the next call finds them on disk,
+ * as a new process would. For tests. */
+void tt_jit_forget(void) {
+    pthread_mutex_lock(&entries_lock);
+    while (entries != NULL) {
+        jit_entry *e = entries;
+        entries = e->next;
+        free(e->key);
+        free(e);
+    }
+    pthread_mutex_unlock(&entries_lock);
+}
+
+/* The kernel set for (call, dtypes) on `device`, and where it came from. One lock around the
+ * lookup and the compile: two threads racing on a first call compile once. */
+static tensor_status kernel_set(const tensor_user_reduce_call *call, int nin, tensor_dtype in, tensor_dtype out,
+                                int device, const jit_entry **set, origin_t *origin, const char *func) {
+    pthread_once(&cu_once, cu_load);
+    if (cu.lib == NULL)
+        return tensor_error(TENSOR_ERR_CUDA, "%s: the CUDA driver library (libcuda.so.1) could not be loaded", func);
+    int major = 0, minor = 0;
+    tensor_status st = tensor_cuda_error(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device), func);
+    if (st == TENSOR_OK)
+        st = tensor_cuda_error(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device), func);
+    if (st != TENSOR_OK) return st;
+    const int arch = major * 10 + minor;
+    tt_jit_program prog;
+    st = tt_jit_program_make(call->fns->source, nin, call->value, in, out, call->acc_size, &prog, func);
+    if (st != TENSOR_OK) return st;
+    /* The key needs NVRTC's version: without NVRTC there is nothing to look up either. */
+    st = tt_jit_nvrtc_available(func);
+    uint64_t hash = 0;
+    char *key = st == TENSOR_OK ? tt_jit_key(&prog, arch, &hash) : NULL;
+    if (st == TENSOR_OK && key == NULL) st = tensor_error(TENSOR_ERR_OUT_OF_MEMORY, "%s: out of host memory", func);
+    if (st != TENSOR_OK) {
+        tt_jit_program_clear(&prog);
+        return st;
+    }
+    pthread_mutex_lock(&entries_lock);
+    for (jit_entry *e = entries; e != NULL; e = e->next)
+        if (e->hash == hash && e->device == device && strcmp(e->key, key) == 0) {
+            *set = e;
+            *origin = FROM_MEMORY;
+            pthread_mutex_unlock(&entries_lock);
+            free(key);
+            tt_jit_program_clear(&prog);
+            return TENSOR_OK;
+        }
+    tt_jit_binary bin;
+    origin_t from = FROM_DISK;
+    if (!tt_jit_cache_load(key, hash, &bin)) {
+        from = FROM_COMPILE;
+        st = tt_jit_compile(&prog, arch, &bin, func);
+        if (st == TENSOR_OK) {
+            compiles++;
+            tt_jit_cache_store(key, hash, &bin);
+        }
+    }
+    tt_jit_program_clear(&prog);
+    jit_entry *e = NULL;
+    if (st == TENSOR_OK) {
+        e = tt_calloc(1, sizeof *e);
+        if (e == NULL) st = tensor_error(TENSOR_ERR_OUT_OF_MEMORY, "%s: out of host memory", func);
+    }
+    cu_module mod = NULL;
+    if (st == TENSOR_OK) {
+        cu_result r = cu.module_load_data(&mod, bin.cubin);
+        if (r != 0) st = cu_error(r, "cuModuleLoadData", func);
+    }
+    for (int k = 0; k < TT_JIT_KERNELS && st == TENSOR_OK; k++) {
+        cu_result r = cu.module_get_function(&e->fn[k], mod, bin.lowered[k]);
+        if (r != 0) st = cu_error(r, "cuModuleGetFunction", func);
+    }
+    tt_jit_binary_clear(&bin);
+    if (st != TENSOR_OK) {
+        free(e);
+        free(key);
+        pthread_mutex_unlock(&entries_lock);
+        return st;
+    }
+    e->hash = hash;
+    e->key = key;
+    e->device = device;
+    e->next = entries;
+    entries = e;
+    *set = e;
+    *origin = from;
+    pthread_mutex_unlock(&entries_lock);
+    return TENSOR_OK;
+}
+
+/* ---- launching ---- */
+
+static tensor_status launch_piece(const tensor_iter_t *iter, const jit_entry *set, size_t acc_size, char *acc_buf,
+                                  int64_t count, const char *func) {
+    const int in_arg = iter->num_outputs;
+    tensor_cuda_reduce_kind kind = {(int)tensor_dtype_size(iter->operands[in_arg].dtype), (int)acc_size};
+    tensor_cuda_reduce_plan plan;
+    void *staging = NULL;
+    tensor_status st = tensor_cuda_reduce_plan_make(iter, kind, &plan, &staging, func);
+    plan.acc_buf = acc_buf;
+    plan.reduce_count = count;
+    if (st == TENSOR_OK) {
+        const int k = plan.cfg.short_rows ? 3 : plan.cfg.output_vec_size == 4 ? 2 : plan.cfg.output_vec_size == 2 ? 1 : 0;
+        const unsigned smem = (unsigned)plan.cfg.shared_memory_bytes;
+        cu_result r = 0;
+        if (smem > 48 * 1024) /* beyond the default: opt in (it stays set for the function) */
+            r = cu.func_set_attribute(set->fn[k], CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)smem);
+        if (r != 0) {
+            st = cu_error(r, "cuFuncSetAttribute (shared memory of a large accumulator)", func);
+        } else {
+            void *args[1] = {&plan};
+            r = cu.launch(set->fn[k], (unsigned)plan.cfg.grid[0], (unsigned)plan.cfg.grid[1], 1,
+                          (unsigned)plan.cfg.block_width, (unsigned)plan.cfg.block_height, 1, smem,
+                          (void *)tensor_cuda_stream_of(iter->device.index), args, NULL);
+            if (r != 0) st = cu_error(r, "cuLaunchKernel", func);
+        }
+    }
+    tensor_cuda_free(staging);
+    return st;
+}
+
+/* As the built-ins' run (cuda/reduce_run.cuh), with partials always in an accumulation buffer
+ * when the iterator is split (a user's accumulator is never the output's type). */
+static tensor_status run(tensor_iter_t *iter, const jit_entry *set, size_t acc_size, const char *func) {
+    const int64_t count = tensor_iter_numel(iter) / tensor_iter_num_output_elements(iter);
+    if (tensor_iter_fits_index_limit(iter, tensor_cuda_reduce_index_limit))
+        return launch_piece(iter, set, acc_size, NULL, count, func);
+    const int64_t out_size = (int64_t)tensor_dtype_size(iter->operands[0].dtype);
+    int64_t extent = 0;
+    for (int d = 0; d < iter->ndim; d++) extent += (iter->shape[d] - 1) * iter->operands[0].strides[d];
+    void *acc_handle = NULL, *ptr = NULL;
+    tensor_status st =
+        tensor_cuda_alloc(iter->device.index, (size_t)(extent / out_size + 1) * acc_size, &ptr, &acc_handle, func);
+    tensor_iter_splitter *sp = st == TENSOR_OK ? tensor_iter_splitter_new(iter, tensor_cuda_reduce_index_limit) : NULL;
+    if (st == TENSOR_OK && sp == NULL) st = tensor_last_status();
+    const char *out0 = iter->operands[0].data;
+    while (st == TENSOR_OK) {
+        const tensor_iter_t *piece = NULL;
+        st = tensor_iter_splitter_next(sp, &piece);
+        if (st != TENSOR_OK || piece == NULL) break;
+        char *acc = (char *)ptr + (size_t)((piece->operands[0].data - out0) / (ptrdiff_t)out_size) * acc_size;
+        st = launch_piece(piece, set, acc_size, acc, count, func);
+    }
+    tensor_iter_splitter_free(sp);
+    tensor_cuda_free(acc_handle);
+    return st;
+}
+
+tensor_status tt_cuda_jit_reduce(tensor_iter_t *iter, const tensor_user_reduce_call *call, int explain, char *buf,
+                                 size_t size, int64_t *len, const char *func) {
+    const int nout = iter->num_outputs, nin = tensor_iter_ninputs(iter);
+    if (nout != 1 || nin < 1 || nin > TENSOR_CUDA_REDUCE_MAX_INPUTS)
+        return tensor_error(TENSOR_ERR_NOT_IMPLEMENTED, "%s: '%s' has %d inputs; CUDA reductions take 1 to %d", func,
+                            call->name, nin, TENSOR_CUDA_REDUCE_MAX_INPUTS);
+    const tensor_dtype in = iter->operands[nout].dtype, out = iter->operands[0].dtype;
+    for (int q = 1; q < nin; q++)
+        if (iter->operands[nout + q].dtype != in)
+            return tensor_error(TENSOR_ERR_DTYPE, "%s: '%s': input %d is %s, input 0 %s (the kernel's inputs share one dtype)",
+                                func, call->name, q, tensor_dtype_name(iter->operands[nout + q].dtype),
+                                tensor_dtype_name(in));
+    int saved;
+    if (tensor_cuda_device_enter(iter->device.index, &saved, func) != TENSOR_OK) return tensor_last_status();
+    const jit_entry *set = NULL;
+    origin_t origin = FROM_COMPILE;
+    tensor_status st = kernel_set(call, nin, in, out, iter->device.index, &set, &origin, func);
+    if (st == TENSOR_OK && !explain) st = run(iter, set, call->acc_size, func);
+    if (st == TENSOR_OK && explain) {
+        tensor_cuda_props props;
+        st = tensor_cuda_reduce_device_props(iter->device.index, &props, func);
+        tensor_cuda_reduce_kind kind = {(int)tensor_dtype_size(in), (int)call->acc_size};
+        char what[200];
+        snprintf(what, sizeof what, "%s (user, run-time compiled), %s -> %s", call->name, tensor_dtype_name(in),
+                 tensor_dtype_name(out));
+        int64_t n = st == TENSOR_OK ? tensor_cuda_reduce_explain(iter, &props, kind, what, buf, size) : -1;
+        if (n < 0) st = tensor_last_status();
+        else {
+            size_t off = (size_t)n;
+            char *dst = buf != NULL && off < size ? buf + off : NULL;
+            int k = snprintf(dst, dst != NULL ? size - off : 0, "  cuda jit: %s, key %016llx\n", origin_names[origin],
+                             (unsigned long long)set->hash);
+            *len = n + (k > 0 ? k : 0);
+        }
+    }
+    tensor_cuda_device_restore(saved);
+    return st;
+}

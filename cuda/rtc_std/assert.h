@@ -1,0 +1,3 @@
+#pragma once
+// The run-time compiler (NVRTC) has no system headers: this stands in for <assert.h> in the
+// engine headers it compiles (cuda/jit_*.c embeds this folder). Only what those headers use.

@@ -1,0 +1,188 @@
+/* User reductions compiled at run time, the parts that need no GPU: the program text, NVRTC
+ * (the compile runs where NVRTC is installed; elsewhere its absence must be a clean error) and
+ * the disk cache (valid files load; corrupt, truncated and foreign ones are ignored). */
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "test_main.h"
+#include "cuda/jit.h"
+#include "ops/reduction.h"
+
+/* The softmax denominator of docs/functors.md: a struct accumulator. */
+static const char softmax_src[] =
+    "typedef struct { float m, s; } sd_acc;\n"
+    "static sd_acc sd_id(void) { sd_acc a = {-INFINITY, 0.0f}; return a; }\n"
+    "static float sd_map(const float *x) { return x[0]; }\n"
+    "static sd_acc sd_red(sd_acc a, float v) {\n"
+    "    if (v > a.m) { a.s = a.s * expf(a.m - v) + 1.0f; a.m = v; } else a.s += expf(v - a.m);\n"
+    "    return a;\n"
+    "}\n"
+    "static sd_acc sd_comb(sd_acc a, sd_acc b) {\n"
+    "    if (b.m > a.m) { sd_acc t = a; a = b; b = t; }\n"
+    "    if (b.s != 0.0f) a.s += b.s * expf(b.m - a.m);\n"
+    "    return a;\n"
+    "}\n"
+    "static float sd_proj(sd_acc a, int64_t n) { (void)n; return a.s; }\n";
+static const tensor_reduction_source softmax = {softmax_src, "sd_acc", "sd_id", "sd_map", "sd_red", "sd_comb", "sd_proj"};
+
+static void test_program_text(void **state) {
+    (void)state;
+    tt_jit_program p;
+    assert_int_equal(tt_jit_program_make(&softmax, 1, TENSOR_REDUCTION_F32, TENSOR_FLOAT16, TENSOR_FLOAT32, 8, &p, "t"),
+                     TENSOR_OK);
+    assert_non_null(strstr(p.text, softmax_src));
+    assert_non_null(strstr(p.text, "using acc_t = sd_acc;"));
+    assert_non_null(strstr(p.text, "sizeof(acc_t) == 8"));
+    assert_string_equal(p.names[0], "tt_reduce::reduce_kernel<tt_reduce::Op<tt_jit::Family, tt_cvt::Half, float>, 1>");
+    assert_string_equal(p.names[3], "tt_reduce::short_rows_kernel<tt_reduce::Op<tt_jit::Family, tt_cvt::Half, float>>");
+    uint64_t h1, h2;
+    char *k1 = tt_jit_key(&p, 90, &h1), *k2 = tt_jit_key(&p, 80, &h2);
+    assert_non_null(k1);
+    assert_non_null(k2);
+    assert_true(h1 != h2); /* the architecture is part of the key */
+    free(k1);
+    free(k2);
+    tt_jit_program_clear(&p);
+    tensor_reduction_source bad = softmax;
+    bad.reduce = NULL;
+    assert_int_equal(tt_jit_program_make(&bad, 1, TENSOR_REDUCTION_F32, TENSOR_FLOAT32, TENSOR_FLOAT32, 8, &p, "t"),
+                     TENSOR_ERR_INVALID_ARGUMENT);
+}
+
+static void test_compile(void **state) {
+    (void)state;
+    if (tt_jit_nvrtc_available("t") != TENSOR_OK) {
+        /* No NVRTC here (CI): that must be a clean error naming NVRTC. */
+        assert_int_equal(tensor_last_status(), TENSOR_ERR_NOT_IMPLEMENTED);
+        assert_non_null(strstr(tensor_last_error(), "NVRTC"));
+        print_message("NVRTC not found: the compile checks are skipped\n");
+        return;
+    }
+    tt_jit_program p;
+    assert_int_equal(tt_jit_program_make(&softmax, 1, TENSOR_REDUCTION_F32, TENSOR_FLOAT16, TENSOR_FLOAT32, 8, &p, "t"),
+                     TENSOR_OK);
+    tt_jit_binary b;
+    if (tt_jit_compile(&p, 90, &b, "t") != TENSOR_OK) fail_msg("compile: %s", tensor_last_error());
+    assert_true(b.size > 1000);
+    for (int k = 0; k < TT_JIT_KERNELS; k++) assert_non_null(strstr(b.lowered[k], "tt_reduce"));
+    tt_jit_binary_clear(&b);
+    tt_jit_program_clear(&p);
+    /* The accumulator's size is checked against the definition's. */
+    assert_int_equal(tt_jit_program_make(&softmax, 1, TENSOR_REDUCTION_F32, TENSOR_FLOAT32, TENSOR_FLOAT32, 12, &p, "t"),
+                     TENSOR_OK);
+    assert_int_equal(tt_jit_compile(&p, 90, &b, "t"), TENSOR_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(tensor_last_error(), "accumulator's size on the GPU differs"));
+    tt_jit_program_clear(&p);
+    /* A functor that does not compile: the log's start is in the message. */
+    tensor_reduction_source broken = softmax;
+    broken.code = "static float f(void) { return undefined_name; }\n";
+    broken.acc_type = "float";
+    assert_int_equal(tt_jit_program_make(&broken, 1, TENSOR_REDUCTION_F32, TENSOR_FLOAT32, TENSOR_FLOAT32, 4, &p, "t"),
+                     TENSOR_OK);
+    assert_int_equal(tt_jit_compile(&p, 90, &b, "t"), TENSOR_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(tensor_last_error(), "NVRTC could not compile"));
+    assert_non_null(strstr(tensor_last_error(), "undefined_name"));
+    tt_jit_program_clear(&p);
+}
+
+/* TENSOR_NVRTC_LIBRARY naming a missing file (the ctest jit_no_nvrtc sets it): a clean error. */
+static void test_missing_nvrtc(void **state) {
+    (void)state;
+    const char *lib = getenv("TENSOR_NVRTC_LIBRARY");
+    if (lib == NULL || access(lib, F_OK) == 0) {
+        print_message("TENSOR_NVRTC_LIBRARY does not name a missing file: skipped\n");
+        return;
+    }
+    assert_int_equal(tt_jit_nvrtc_available("tensor_reduce (CUDA)"), TENSOR_ERR_NOT_IMPLEMENTED);
+    assert_non_null(strstr(tensor_last_error(), "tensor_reduce (CUDA): compiling a user reduction for CUDA needs NVRTC"));
+    assert_string_equal(tt_jit_nvrtc_version(), "");
+}
+
+static void fake_binary(tt_jit_binary *b) {
+    memset(b, 0, sizeof *b);
+    b->size = 3000;
+    b->cubin = malloc(b->size);
+    assert_non_null(b->cubin);
+    for (size_t i = 0; i < b->size; i++) ((unsigned char *)b->cubin)[i] = (unsigned char)(i * 7);
+    for (int k = 0; k < TT_JIT_KERNELS; k++) {
+        b->lowered[k] = malloc(16);
+        assert_non_null(b->lowered[k]);
+        snprintf(b->lowered[k], 16, "_Zkernel%d", k);
+    }
+}
+
+static void flip_byte(const char *path, long at) {
+    FILE *f = fopen(path, "r+b");
+    assert_non_null(f);
+    assert_int_equal(fseek(f, at, SEEK_SET), 0);
+    int c = fgetc(f);
+    assert_int_equal(fseek(f, at, SEEK_SET), 0);
+    fputc(c ^ 0x40, f);
+    fclose(f);
+}
+
+static void test_disk_cache(void **state) {
+    (void)state;
+    char dir[] = "/tmp/tt_jit_cache_XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char sub[300];
+    snprintf(sub, sizeof sub, "%s/a/b", dir); /* created on the first store */
+    assert_int_equal(tensor_jit_set_cache_dir(sub), TENSOR_OK);
+    char got[400];
+    assert_int_equal(tensor_jit_cache_dir(got, sizeof got), (int64_t)strlen(sub));
+    assert_string_equal(got, sub);
+    const char *key = "engine 1; nvrtc 13.0; sm_90; program text";
+    const uint64_t hash = tt_jit_hash(key, strlen(key), TT_JIT_HASH_SEED);
+    tt_jit_binary b, r;
+    fake_binary(&b);
+    assert_int_equal(tt_jit_cache_load(key, hash, &r), 0); /* nothing yet */
+    tt_jit_cache_store(key, hash, &b);
+    assert_int_equal(tt_jit_cache_load(key, hash, &r), 1);
+    assert_int_equal(r.size, b.size);
+    assert_memory_equal(r.cubin, b.cubin, b.size);
+    for (int k = 0; k < TT_JIT_KERNELS; k++) assert_string_equal(r.lowered[k], b.lowered[k]);
+    tt_jit_binary_clear(&r);
+    /* Another key that lands on the same file is not trusted. */
+    assert_int_equal(tt_jit_cache_load("engine 1; another program", hash, &r), 0);
+    char path[600];
+    tt_jit_cache_path(hash, path, sizeof path);
+    /* A flipped byte anywhere (header, key, names, cubin, checksum) makes it invalid. */
+    long offsets[] = {0, 9, 30, 100, 500, 2000};
+    for (size_t i = 0; i < sizeof offsets / sizeof offsets[0]; i++) {
+        tt_jit_cache_store(key, hash, &b);
+        flip_byte(path, offsets[i]);
+        assert_int_equal(tt_jit_cache_load(key, hash, &r), 0);
+    }
+    /* Truncated: invalid; the next store replaces it. */
+    tt_jit_cache_store(key, hash, &b);
+    assert_int_equal(truncate(path, 1234), 0);
+    assert_int_equal(tt_jit_cache_load(key, hash, &r), 0);
+    tt_jit_cache_store(key, hash, &b);
+    assert_int_equal(tt_jit_cache_load(key, hash, &r), 1);
+    tt_jit_binary_clear(&r);
+    /* Off: nothing is read or written. */
+    assert_int_equal(tensor_jit_set_cache_dir(""), TENSOR_OK);
+    assert_int_equal(tensor_jit_cache_dir(got, sizeof got), 0);
+    assert_int_equal(tt_jit_cache_load(key, hash, &r), 0);
+    assert_int_equal(tensor_jit_cache_dir(NULL, 5), -1);
+    /* The default again. */
+    assert_int_equal(tensor_jit_set_cache_dir(NULL), TENSOR_OK);
+    remove(path);
+    rmdir(sub);
+    snprintf(sub, sizeof sub, "%s/a", dir);
+    rmdir(sub);
+    rmdir(dir);
+    tt_jit_binary_clear(&b);
+}
+
+static const struct CMUnitTest tests[] = {
+    cmocka_unit_test(test_program_text),
+    cmocka_unit_test(test_compile),
+    cmocka_unit_test(test_missing_nvrtc),
+    cmocka_unit_test(test_disk_cache),
+};
+
+TENSOR_TEST_GROUP(jit, tests, NULL, NULL)
