@@ -241,9 +241,16 @@ tensor_status tt_cuda_jit_reduce(tensor_iter_t *iter, const tensor_user_reduce_c
                                 tensor_dtype_name(in));
     int saved;
     if (tensor_cuda_device_enter(iter->device.index, &saved, func) != TENSOR_OK) return tensor_last_status();
+    /* The driver API needs the device's primary context current on this thread; a thread whose
+     * first CUDA call this is has none until a runtime call sets it (cudaSetDevice does). */
+    tensor_status st = tensor_cuda_error(cudaSetDevice(iter->device.index), func);
+    if (st != TENSOR_OK) {
+        tensor_cuda_device_restore(saved);
+        return st;
+    }
     const jit_entry *set = NULL;
     origin_t origin = FROM_COMPILE;
-    tensor_status st = kernel_set(call, nin, in, out, iter->device.index, &set, &origin, func);
+    st = kernel_set(call, nin, in, out, iter->device.index, &set, &origin, func);
     if (st == TENSOR_OK && !explain) st = run(iter, set, call->acc_size, func);
     if (st == TENSOR_OK && explain) {
         tensor_cuda_props props;
