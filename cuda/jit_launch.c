@@ -59,8 +59,30 @@ static tensor_status cu_error(cu_result r, const char *what, const char *func) {
 typedef enum { FROM_COMPILE = 0, FROM_DISK = 1, FROM_MEMORY = 2 } origin_t;
 static const char *const origin_names[] = {"compiled now (NVRTC)", "loaded from the disk cache", "in memory"};
 
+/* What a call is looked up by, before any program text is made: the functor's strings and
+ * the call's types. A hit costs hashing the strings (a few KB) and comparing them. */
+typedef struct call_id {
+    uint64_t hash;
+    char *strings; /* the seven source strings, NUL-separated (a copy) */
+    size_t len;
+    int nin, value, in, out, device;
+    size_t acc_size;
+} call_id;
+
+static size_t source_strings(const tensor_reduction_source *s, char *dst) {
+    const char *f[7] = {s->code, s->acc_type, s->identity, s->map, s->reduce, s->combine, s->project};
+    size_t n = 0;
+    for (int i = 0; i < 7; i++) {
+        const size_t k = strlen(f[i]) + 1;
+        if (dst != NULL) memcpy(dst + n, f[i], k);
+        n += k;
+    }
+    return n;
+}
+
 typedef struct jit_entry {
     struct jit_entry *next;
+    call_id id;
     uint64_t hash;
     char *key;
     int device;
@@ -86,6 +108,7 @@ void tt_jit_forget(void) {
         jit_entry *e = entries;
         entries = e->next;
         free(e->key);
+        free(e->id.strings);
         free(e);
     }
     pthread_mutex_unlock(&entries_lock);
@@ -98,34 +121,48 @@ static tensor_status kernel_set(const tensor_user_reduce_call *call, int nin, te
     pthread_once(&cu_once, cu_load);
     if (cu.lib == NULL)
         return tensor_error(TENSOR_ERR_CUDA, "%s: the CUDA driver library (libcuda.so.1) could not be loaded", func);
+    const tensor_reduction_source *src = call->fns->source;
+    if (src->code == NULL || src->acc_type == NULL || src->identity == NULL || src->map == NULL || src->reduce == NULL ||
+        src->combine == NULL || src->project == NULL)
+        return tensor_error(TENSOR_ERR_INVALID_ARGUMENT, "%s: the source of '%s' lacks a field", func, call->name);
+    call_id id = {0, NULL, source_strings(src, NULL), nin, (int)call->value, (int)in, (int)out, device, call->acc_size};
+    id.strings = tt_malloc(id.len);
+    if (id.strings == NULL) return tensor_error(TENSOR_ERR_OUT_OF_MEMORY, "%s: out of host memory", func);
+    source_strings(src, id.strings);
+    const int ints[5] = {nin, id.value, id.in, id.out, device};
+    id.hash = tt_jit_hash(id.strings, id.len, tt_jit_hash(ints, sizeof ints, tt_jit_hash(&id.acc_size, sizeof id.acc_size,
+                                                                                         TT_JIT_HASH_SEED)));
+    pthread_mutex_lock(&entries_lock);
+    for (jit_entry *e = entries; e != NULL; e = e->next)
+        if (e->id.hash == id.hash && e->id.len == id.len && e->id.nin == nin && e->id.value == id.value &&
+            e->id.in == id.in && e->id.out == id.out && e->id.device == device && e->id.acc_size == id.acc_size &&
+            memcmp(e->id.strings, id.strings, id.len) == 0) {
+            *set = e;
+            *origin = FROM_MEMORY;
+            pthread_mutex_unlock(&entries_lock);
+            free(id.strings);
+            return TENSOR_OK;
+        }
+    /* A miss: the program, its full key, then the disk or NVRTC (still under the lock: two
+     * threads racing on a first call compile once). */
     int major = 0, minor = 0;
     tensor_status st = tensor_cuda_error(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device), func);
     if (st == TENSOR_OK)
         st = tensor_cuda_error(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device), func);
-    if (st != TENSOR_OK) return st;
     const int arch = major * 10 + minor;
-    tt_jit_program prog;
-    st = tt_jit_program_make(call->fns->source, nin, call->value, in, out, call->acc_size, &prog, func);
-    if (st != TENSOR_OK) return st;
+    tt_jit_program prog = {0};
+    if (st == TENSOR_OK) st = tt_jit_program_make(src, nin, call->value, in, out, call->acc_size, &prog, func);
     /* The key needs NVRTC's version: without NVRTC there is nothing to look up either. */
-    st = tt_jit_nvrtc_available(func);
+    if (st == TENSOR_OK) st = tt_jit_nvrtc_available(func);
     uint64_t hash = 0;
     char *key = st == TENSOR_OK ? tt_jit_key(&prog, arch, &hash) : NULL;
     if (st == TENSOR_OK && key == NULL) st = tensor_error(TENSOR_ERR_OUT_OF_MEMORY, "%s: out of host memory", func);
     if (st != TENSOR_OK) {
+        pthread_mutex_unlock(&entries_lock);
         tt_jit_program_clear(&prog);
+        free(id.strings);
         return st;
     }
-    pthread_mutex_lock(&entries_lock);
-    for (jit_entry *e = entries; e != NULL; e = e->next)
-        if (e->hash == hash && e->device == device && strcmp(e->key, key) == 0) {
-            *set = e;
-            *origin = FROM_MEMORY;
-            pthread_mutex_unlock(&entries_lock);
-            free(key);
-            tt_jit_program_clear(&prog);
-            return TENSOR_OK;
-        }
     tt_jit_binary bin;
     origin_t from = FROM_DISK;
     if (!tt_jit_cache_load(key, hash, &bin)) {
@@ -155,9 +192,11 @@ static tensor_status kernel_set(const tensor_user_reduce_call *call, int nin, te
     if (st != TENSOR_OK) {
         free(e);
         free(key);
+        free(id.strings);
         pthread_mutex_unlock(&entries_lock);
         return st;
     }
+    e->id = id;
     e->hash = hash;
     e->key = key;
     e->device = device;

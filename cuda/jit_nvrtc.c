@@ -91,13 +91,20 @@ static const char *const base_opts[] = {"--std=c++17", "-default-device", "--dia
                                         "-DTENSOR_JIT=1"};
 #define N_BASE_OPTS (int)(sizeof base_opts / sizeof base_opts[0])
 
-char *tt_jit_key(const tt_jit_program *prog, int arch, uint64_t *hash) {
-    /* The engine's headers enter through their hash; the rest verbatim. */
-    uint64_t engine = TT_JIT_HASH_SEED;
+static uint64_t engine;
+static pthread_once_t engine_once = PTHREAD_ONCE_INIT;
+static void engine_hash_init(void) {
+    uint64_t e = TT_JIT_HASH_SEED;
     for (int i = 0; i < tt_jit_num_headers; i++) {
-        engine = tt_jit_hash(tt_jit_headers[i].name, strlen(tt_jit_headers[i].name) + 1, engine);
-        engine = tt_jit_hash(tt_jit_headers[i].text, strlen(tt_jit_headers[i].text), engine);
+        e = tt_jit_hash(tt_jit_headers[i].name, strlen(tt_jit_headers[i].name) + 1, e);
+        e = tt_jit_hash(tt_jit_headers[i].text, strlen(tt_jit_headers[i].text), e);
     }
+    engine = e;
+}
+
+char *tt_jit_key(const tt_jit_program *prog, int arch, uint64_t *hash) {
+    /* The engine's headers enter through their hash (computed once); the rest verbatim. */
+    pthread_once(&engine_once, engine_hash_init);
     size_t n = strlen(prog->text) + 256;
     for (int k = 0; k < TT_JIT_KERNELS; k++) n += strlen(prog->names[k]) + 1;
     for (int k = 0; k < N_BASE_OPTS; k++) n += strlen(base_opts[k]) + 1;
