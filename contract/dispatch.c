@@ -21,6 +21,7 @@ static const char *const other_names[TENSOR_NUM_OPS - TENSOR_NUM_REDUCTION_OPS] 
     [TENSOR_OP_EW_COPY - TENSOR_NUM_REDUCTION_OPS] = "copy",
     [TENSOR_OP_EW_FILL - TENSOR_NUM_REDUCTION_OPS] = "fill",
     [TENSOR_OP_USER_REDUCE - TENSOR_NUM_REDUCTION_OPS] = "user reduction",
+    [TENSOR_OP_SCAN - TENSOR_NUM_REDUCTION_OPS] = "scan",
 };
 
 const char *tensor_op_name(tensor_op op) {

@@ -41,8 +41,22 @@ typedef enum tensor_op {
     /* A reduction registered at run time (ops/reduction.h), or a fused built-in that runs as
      * one (vecdot): params->reduction says which and how; 1 output, 1 to 4 inputs. */
     TENSOR_OP_USER_REDUCE,
+    /* A scan along one dim (cumsum, cumprod, logcumsumexp, cummax, cummin): params->scan_kind.
+     * The iterator runs over the start of each line (every operand viewed with the scanned dim
+     * of size 1): outputs (values[, int64 indices]), then the input; params->scan_len elements
+     * per line, params->scan_strides[arg] bytes apart in operand arg. */
+    TENSOR_OP_SCAN,
     TENSOR_NUM_OPS
 } tensor_op;
+
+/* The scans of TENSOR_OP_SCAN. */
+typedef enum tensor_scan_kind {
+    TENSOR_SCAN_CUMSUM = 0,
+    TENSOR_SCAN_CUMPROD = 1,
+    TENSOR_SCAN_LOGCUMSUMEXP = 2,
+    TENSOR_SCAN_CUMMAX = 3, /* values + int64 indices */
+    TENSOR_SCAN_CUMMIN = 4
+} tensor_scan_kind;
 
 /* Scalar parameters a kernel may need; each op reads the fields its comment names. */
 typedef struct tensor_kernel_params {
@@ -64,6 +78,10 @@ typedef struct tensor_kernel_params {
                         * PyTorch's original_scalar_value<opmath_t>); load it as is, without
                         * rounding it to ew_dtype first. 0 for every other call. */
     const void *reduction; /* USER_REDUCE: the call's tensor_user_reduce_call (contract/user_reduction.h) */
+    /* SCAN (appended): which scan, the line length, each operand's byte stride along it. */
+    int scan_kind;         /* a tensor_scan_kind */
+    int64_t scan_len;
+    int64_t scan_strides[3];
 } tensor_kernel_params;
 
 /* A kernel runs one built iterator (outputs already allocated, numel > 0) on its device. */

@@ -317,6 +317,8 @@ tensor_status tt_cpu_run_by_input(const tensor_iter_t *iter, const tensor_kernel
     tensor_status tt_cpu_##KERNEL##_kernel(struct tensor_iter *iter, const tensor_kernel_params *params);
 TENSOR_BUILTIN_REDUCTIONS(TT_CPU_KERNEL_DECL_)
 #undef TT_CPU_KERNEL_DECL_
+/* scans (cpu/scan.c) */
+tensor_status tt_cpu_scan_kernel(struct tensor_iter *iter, const tensor_kernel_params *params);
 /* Fills the CPU slots of the stub table (cpu/register.c); backends/backends.c calls it. */
 void tt_cpu_register_kernels(void);
 /* user reductions (ops/reduction.h; cpu/reduce_user.c) */

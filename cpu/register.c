@@ -23,4 +23,5 @@ void tt_cpu_register_kernels(void) {
     tensor_dispatch_register(TENSOR_OP_EW_COPY, TENSOR_DEVICE_CPU, tt_cpu_ew_copy_kernel);
     tensor_dispatch_register(TENSOR_OP_EW_FILL, TENSOR_DEVICE_CPU, tt_cpu_ew_fill_kernel);
     tensor_dispatch_register(TENSOR_OP_USER_REDUCE, TENSOR_DEVICE_CPU, tt_cpu_user_reduce_kernel);
+    tensor_dispatch_register(TENSOR_OP_SCAN, TENSOR_DEVICE_CPU, tt_cpu_scan_kernel);
 }

@@ -255,6 +255,9 @@ struct Reducer {
     // where the first is: the plan vectorises only inputs whose rows are congruent to its rows.
     __device__ acc_t vectorized_thread_reduce(const Bases &base, uint32_t input_idx) const {
         if constexpr (is_byte_sum<Op>::value) return byte_sum_thread_reduce(base.at[0], input_idx);
+        else return vector_loads_thread_reduce(base, input_idx);
+    }
+    __device__ acc_t vector_loads_thread_reduce(const Bases &base, uint32_t input_idx) const {
         using V = LoadVec<scalar_t, IN_VEC>;
         const scalar_t *data[NIN];
 #pragma unroll

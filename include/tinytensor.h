@@ -9,6 +9,7 @@
 #include "ops/ops.h"
 #include "ops/elementwise.h"
 #include "ops/reduction.h"
+#include "ops/scan.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -33,4 +33,9 @@ tensor_dtype tensor_reduce_sum_dtype(tensor_dtype in, tensor_dtype requested);
 tensor_t *tensor_reduce_single(const reduce_desc *desc, const tensor_t *t, const int *dims, int ndims, bool keepdim,
                                tensor_dtype out_dtype, const tensor_kernel_params *params);
 
+/* The end of an out= form computed by its plain form: r (a new reference, or NULL with the error
+ * set; consumed) is checked against out (dtype, device), out is resized when its shape differs
+ * (unless it shares t's storage: an error) and r is copied in. arg: out's name in messages. */
+tensor_status tt_out_finish(const char *func, const char *arg, tensor_t *out, const tensor_t *t, tensor_t *r);
+
 #endif

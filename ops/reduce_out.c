@@ -9,7 +9,7 @@
 #include "runtime/tensor_impl.h"
 
 /* r: the plain form's result (a new reference, or NULL with the error set), consumed. */
-static tensor_status finish_out(const char *func, const char *arg, tensor_t *out, const tensor_t *t, tensor_t *r) {
+tensor_status tt_out_finish(const char *func, const char *arg, tensor_t *out, const tensor_t *t, tensor_t *r) {
     if (r == NULL) return tensor_last_status();
     tensor_status st = TENSOR_OK;
     if (out->dtype != r->dtype)
@@ -21,7 +21,7 @@ static tensor_status finish_out(const char *func, const char *arg, tensor_t *out
         bool same = out->ndim == r->ndim;
         for (int d = 0; same && d < r->ndim; d++) same = out->sizes[d] == r->sizes[d];
         if (!same && out->storage == t->storage)
-            st = tensor_error(TENSOR_ERR_SHAPE, "%s: argument '%s' has the wrong shape for this reduction and shares "
+            st = tensor_error(TENSOR_ERR_SHAPE, "%s: argument '%s' has the wrong shape for this result and shares "
                               "memory with the input: it cannot be resized", func, arg);
         else if (!same)
             st = tensor_resize_output(out, r->ndim, r->sizes, func, NULL);
@@ -43,7 +43,7 @@ static tensor_status check_args(const char *func, const tensor_t *out, const ten
     tensor_status tensor_##NAME##_out(tensor_t *out, __VA_ARGS__) {                                \
         static const char func[] = "tensor_" #NAME "_out";                                         \
         if (check_args(func, out, t) != TENSOR_OK) return tensor_last_status();                    \
-        return finish_out(func, "out", out, t, tensor_##NAME ARGS);                                \
+        return tt_out_finish(func, "out", out, t, tensor_##NAME ARGS);                                \
     }
 REDUCE_OUT(amax, (t, dims, ndims, keepdim), const tensor_t *t, const int *dims, int ndims, bool keepdim)
 REDUCE_OUT(amin, (t, dims, ndims, keepdim), const tensor_t *t, const int *dims, int ndims, bool keepdim)
@@ -66,7 +66,7 @@ REDUCE_OUT(std, (t, dims, ndims, correction, keepdim), const tensor_t *t, const 
         static const char func[] = "tensor_" #NAME "_out";                                         \
         if (check_args(func, out, t) != TENSOR_OK) return tensor_last_status();                    \
         if (dtype == TENSOR_DTYPE_DEFAULT) dtype = out->dtype;                                     \
-        return finish_out(func, "out", out, t, tensor_##NAME ARGS);                                \
+        return tt_out_finish(func, "out", out, t, tensor_##NAME ARGS);                                \
     }
 REDUCE_OUT_DTYPE(nansum, (t, dims, ndims, keepdim, dtype), const tensor_t *t, const int *dims, int ndims, bool keepdim,
                  tensor_dtype dtype)
@@ -92,8 +92,8 @@ static tensor_status minmax_out(const char *func, bool is_max, tensor_t *values,
     tensor_t *v = NULL, *i = NULL;
     tensor_status st = is_max ? tensor_max_dim(t, dim, keepdim, &v, &i) : tensor_min_dim(t, dim, keepdim, &v, &i);
     if (st != TENSOR_OK) return st;
-    st = finish_out(func, "values", values, t, v);
-    if (st == TENSOR_OK) return finish_out(func, "indices", indices, t, i);
+    st = tt_out_finish(func, "values", values, t, v);
+    if (st == TENSOR_OK) return tt_out_finish(func, "indices", indices, t, i);
     tensor_release(i);
     return st;
 }
