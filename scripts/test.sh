@@ -1,12 +1,22 @@
 #!/usr/bin/env bash
 # Builds and passes the tests on a fresh machine: the dev preset (CUDA code compiled and linked
-# when nvcc is present; GPU tests skip without a GPU) and the asan preset (the whole CPU suite
-# under AddressSanitizer + UndefinedBehaviorSanitizer).
+# when nvcc is present; GPU tests skip without a GPU), the asan preset (the whole CPU suite
+# under AddressSanitizer + UndefinedBehaviorSanitizer) and, where clang has libFuzzer, the fuzz
+# preset (each libFuzzer target of tests/fuzz for TENSOR_FUZZ_SECONDS, 20 by default).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
 export CMAKE_BUILD_PARALLEL_LEVEL="${CMAKE_BUILD_PARALLEL_LEVEL:-$(nproc)}"
-for preset in ${TENSOR_TEST_PRESETS:-dev asan}; do
+has_libfuzzer() {
+  command -v clang >/dev/null 2>&1 &&
+    echo 'int LLVMFuzzerTestOneInput(const unsigned char *d, unsigned long n) { return 0; }' |
+      clang -x c -fsanitize=fuzzer -o /dev/null - >/dev/null 2>&1
+}
+for preset in ${TENSOR_TEST_PRESETS:-dev asan fuzz}; do
+  if [ "$preset" = fuzz ] && ! has_libfuzzer; then
+    echo "== preset fuzz: skipped (no clang with libFuzzer here)"
+    continue
+  fi
   echo "== preset $preset"
   cmake --workflow --preset "$preset"
 done
