@@ -37,8 +37,15 @@ int64_t tensor_reduce_explain_launch(tensor_op op, tensor_t *const *outs, int no
     /* The kernel must exist for the explain to mean anything ("not implemented" otherwise). */
     tensor_device_type dev = tensor_get_device(in).type;
     if (tensor_dispatch_get(op, dev, func) == NULL) return -1;
-    tensor_iter_t it, *iter = &it;
-    if (build_iter(iter, outs, nout, in, func) != TENSOR_OK) return -1;
+    tensor_iter_t iter;
+    if (build_iter(&iter, outs, nout, in, func) != TENSOR_OK) return -1;
+    int64_t len = tensor_explain_iter_kernel(&iter, op, dev, params, buf, size);
+    tt_iter_clear(&iter);
+    return len;
+}
+
+int64_t tensor_explain_iter_kernel(tensor_iter_t *iter, tensor_op op, tensor_device_type dev,
+                                   const tensor_kernel_params *params, char *buf, size_t size) {
     int64_t len = tensor_iter_explain(iter, buf, size);
     tensor_kernel_explain_fn ex = tensor_dispatch_get_explain(op, dev);
     if (len >= 0 && ex != NULL) {
@@ -47,6 +54,5 @@ int64_t tensor_reduce_explain_launch(tensor_op op, tensor_t *const *outs, int no
         int64_t n = ex(iter, params, dst, dst != NULL ? size - off : 0);
         len = n < 0 ? -1 : len + n;
     }
-    tt_iter_clear(iter);
     return len;
 }

@@ -19,4 +19,9 @@ tensor_status tensor_reduce_launch(tensor_op op, tensor_t *const *outs, int nout
 int64_t tensor_reduce_explain_launch(tensor_op op, tensor_t *const *outs, int nout, const tensor_t *in,
                                      const tensor_kernel_params *params, const char *func, char *buf, size_t size);
 
+/* The explain text of a built iterator and of the kernel (op, dev) would run on it: the
+ * iterator's plan, then the backend's explain if it has one. snprintf contract as above. */
+int64_t tensor_explain_iter_kernel(struct tensor_iter *iter, tensor_op op, tensor_device_type dev,
+                                   const tensor_kernel_params *params, char *buf, size_t size);
+
 #endif

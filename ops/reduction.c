@@ -12,6 +12,7 @@
 #include "ops/elementwise.h"
 #include "ops/ops.h"
 #include "ops/reduce_internal.h"
+#include "ops/reduce_launch.h"
 #include "ops/reduce_plan.h"
 #include "ops/reduction.h"
 #include "contract/user_reduction.h"
@@ -292,14 +293,8 @@ static tensor_status reduce_core(const tensor_reduction_def *def, const char *cu
             } else {
                 /* The iterator's plan, then the backend's account of its kernel (the CUDA launch
                  * configuration; the CPU prints none). */
-                int64_t n = tensor_iter_explain(&iter, ex->buf, ex->size);
-                tensor_kernel_explain_fn fx = tensor_dispatch_get_explain(TENSOR_OP_USER_REDUCE, dev.type);
-                if (n >= 0 && fx != NULL) {
-                    const size_t off = (size_t)n;
-                    char *dst = ex->buf != NULL && off < ex->size ? ex->buf + off : NULL;
-                    const int64_t k = fx(&iter, &params, dst, dst != NULL ? ex->size - off : 0);
-                    n = k < 0 ? -1 : n + k;
-                }
+                const int64_t n =
+                    tensor_explain_iter_kernel(&iter, TENSOR_OP_USER_REDUCE, dev.type, &params, ex->buf, ex->size);
                 if (n < 0) st = tensor_last_status();
                 else ex->len = n;
             }
