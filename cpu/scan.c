@@ -35,54 +35,61 @@ static int takes_over(double x, double best, int max) {
     return max ? x >= best : x <= best;
 }
 
+/* Elements converted per converter call (a stack buffer); the converter takes the line's stride. */
+#define SCAN_TILE 256
+
 static void scan_line_f(const scan_ctx *c, char *out, char *idx, const char *in) {
     double acc = c->kind == TENSOR_SCAN_CUMPROD ? 1.0 : c->kind == TENSOR_SCAN_LOGCUMSUMEXP ? -INFINITY : 0.0;
     int64_t best_i = 0;
-    for (int64_t k = 0; k < c->len; k++) {
-        double x;
-        if (c->val == CPU_VAL_F64) {
-            c->cvt(&x, in + k * c->s_in, 0, 1);
-        } else {
-            float f;
-            c->cvt(&f, in + k * c->s_in, 0, 1);
-            x = f;
-        }
-        switch (c->kind) {
-        case TENSOR_SCAN_CUMSUM: acc = c->val == CPU_VAL_F64 ? acc + x : (double)((float)acc + (float)x); break;
-        case TENSOR_SCAN_CUMPROD: acc = c->val == CPU_VAL_F64 ? acc * x : (double)((float)acc * (float)x); break;
-        case TENSOR_SCAN_LOGCUMSUMEXP:
-            acc = c->val == CPU_VAL_F64 ? log_add_exp(x, acc) : (double)(float)log_add_exp(x, acc);
-            break;
-        default:
-            if (k == 0 || takes_over(x, acc, c->kind == TENSOR_SCAN_CUMMAX)) {
-                acc = x;
-                best_i = k;
+    double vd[SCAN_TILE];
+    float vf[SCAN_TILE];
+    for (int64_t t = 0; t < c->len; t += SCAN_TILE) {
+        const int64_t n = c->len - t < SCAN_TILE ? c->len - t : SCAN_TILE;
+        c->cvt(c->val == CPU_VAL_F64 ? (void *)vd : (void *)vf, in + t * c->s_in, c->s_in, n);
+        for (int64_t j = 0; j < n; j++) {
+            const int64_t k = t + j;
+            const double x = c->val == CPU_VAL_F64 ? vd[j] : (double)vf[j];
+            switch (c->kind) {
+            case TENSOR_SCAN_CUMSUM: acc = c->val == CPU_VAL_F64 ? acc + x : (double)((float)acc + (float)x); break;
+            case TENSOR_SCAN_CUMPROD: acc = c->val == CPU_VAL_F64 ? acc * x : (double)((float)acc * (float)x); break;
+            case TENSOR_SCAN_LOGCUMSUMEXP:
+                acc = c->val == CPU_VAL_F64 ? log_add_exp(x, acc) : (double)(float)log_add_exp(x, acc);
+                break;
+            default:
+                if (k == 0 || takes_over(x, acc, c->kind == TENSOR_SCAN_CUMMAX)) {
+                    acc = x;
+                    best_i = k;
+                }
+                memcpy(idx + k * c->s_idx, &best_i, sizeof best_i);
+                break;
             }
-            memcpy(idx + k * c->s_idx, &best_i, sizeof best_i);
-            break;
+            if (c->val == CPU_VAL_F64) tt_cpu_store_f64(c->out_dtype, out + k * c->s_out, acc);
+            else tt_cpu_store_f32(c->out_dtype, out + k * c->s_out, (float)acc);
         }
-        if (c->val == CPU_VAL_F64) tt_cpu_store_f64(c->out_dtype, out + k * c->s_out, acc);
-        else tt_cpu_store_f32(c->out_dtype, out + k * c->s_out, (float)acc);
     }
 }
 
 static void scan_line_i(const scan_ctx *c, char *out, char *idx, const char *in) {
     int64_t acc = c->kind == TENSOR_SCAN_CUMPROD ? 1 : 0, best_i = 0;
-    for (int64_t k = 0; k < c->len; k++) {
-        int64_t x;
-        c->cvt(&x, in + k * c->s_in, 0, 1);
-        switch (c->kind) {
-        case TENSOR_SCAN_CUMSUM: acc = (int64_t)((uint64_t)acc + (uint64_t)x); break;
-        case TENSOR_SCAN_CUMPROD: acc = (int64_t)((uint64_t)acc * (uint64_t)x); break;
-        default:
-            if (k == 0 || (c->kind == TENSOR_SCAN_CUMMAX ? x >= acc : x <= acc)) {
-                acc = x;
-                best_i = k;
+    int64_t v[SCAN_TILE];
+    for (int64_t t = 0; t < c->len; t += SCAN_TILE) {
+        const int64_t n = c->len - t < SCAN_TILE ? c->len - t : SCAN_TILE;
+        c->cvt(v, in + t * c->s_in, c->s_in, n);
+        for (int64_t j = 0; j < n; j++) {
+            const int64_t k = t + j, x = v[j];
+            switch (c->kind) {
+            case TENSOR_SCAN_CUMSUM: acc = (int64_t)((uint64_t)acc + (uint64_t)x); break;
+            case TENSOR_SCAN_CUMPROD: acc = (int64_t)((uint64_t)acc * (uint64_t)x); break;
+            default:
+                if (k == 0 || (c->kind == TENSOR_SCAN_CUMMAX ? x >= acc : x <= acc)) {
+                    acc = x;
+                    best_i = k;
+                }
+                memcpy(idx + k * c->s_idx, &best_i, sizeof best_i);
+                break;
             }
-            memcpy(idx + k * c->s_idx, &best_i, sizeof best_i);
-            break;
+            tt_cpu_store_i64(c->out_dtype, out + k * c->s_out, acc);
         }
-        tt_cpu_store_i64(c->out_dtype, out + k * c->s_out, acc);
     }
 }
 
