@@ -15,6 +15,7 @@ import json, os, sys
 
 import torch
 
+import timing
 import tt_ctypes
 
 build_dir, out_dir = sys.argv[1], sys.argv[2]
@@ -38,22 +39,8 @@ only = os.environ.get("VECDOT_CASES")
 if only:
     CASES = [c for c in CASES if c[0] in only.split(",")]
 
-flush = torch.empty(256 << 20, dtype=torch.uint8, device=dev)
-ev0, ev1 = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-
-
-def timed(f, r):
-    flush.fill_(r & 0xff)
-    ev0.record()
-    y = f()
-    ev1.record()
-    ev1.synchronize()
-    return ev0.elapsed_time(ev1), y
-
-
-def median(v):
-    v = sorted(v)
-    return v[len(v) // 2]
+timer = timing.Timer(dev)
+timed, median = timer.timed, timing.median
 
 
 def time_rotating(fns):

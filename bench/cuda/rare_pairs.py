@@ -6,26 +6,14 @@ import sys
 
 import torch
 
+import timing
 import tt_ctypes
 
 build, reps = sys.argv[1], int(sys.argv[2]) if len(sys.argv) > 2 else 30
 lib = tt_ctypes.load(build)
 dev = torch.device("cuda", 0)
-flush = torch.empty(256 << 20, dtype=torch.uint8, device=dev)
-ev0, ev1 = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-
-
-def timed(f, r):
-    flush.fill_(r & 0xff)
-    ev0.record()
-    y = f()
-    ev1.record()
-    ev1.synchronize()
-    return ev0.elapsed_time(ev1), y
-
-
-def median(v):
-    return sorted(v)[len(v) // 2]
+timer = timing.Timer(dev)
+timed, median = timer.timed, timing.median
 
 
 # (label, input dtype, output dtype, dims, typed or dynamic in our table)
