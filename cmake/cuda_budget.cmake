@@ -8,8 +8,8 @@
 #   - a Release library stays within TENSOR_CUDA_LIBRARY_BUDGET_MB per target architecture.
 # Usage: cmake -DLIB=<libtinytensor.so> -DNM=<nm> -DCUOBJDUMP=<cuobjdump or empty> -DROWS=<table rows>
 #              -DARCHS=<n> -DCONFIG=<cfg> -P cuda_budget.cmake
-set(TENSOR_REDUCE_KERNEL_BUDGET 1300)
-set(TENSOR_CUDA_KERNEL_BUDGET 3600)
+set(TENSOR_REDUCE_KERNEL_BUDGET 1350)
+set(TENSOR_CUDA_KERNEL_BUDGET 3650)
 set(TENSOR_CUDA_LIBRARY_BUDGET_MB 48)
 
 foreach(v LIB NM ROWS ARCHS CONFIG)

@@ -40,6 +40,7 @@ extern "C" {
     X(AMIN, amin, "amin", "amin():", 1, TENSOR_RULE_INPUT, 0, 0.0, 1)                                 \
     X(MAX_DIM, max_dim, "max", "max():", 2, TENSOR_RULE_INPUT, 0, 0.0, 1)                             \
     X(MIN_DIM, min_dim, "min", "min():", 2, TENSOR_RULE_INPUT, 0, 0.0, 1)                             \
+    X(AMINMAX, aminmax, "aminmax", "aminmax():", 2, TENSOR_RULE_INPUT, 0, 0.0, 1)                     \
     X(ARGMAX, argmax, "argmax", "argmax():", 1, TENSOR_RULE_INT64, 0, 0.0, 1)                         \
     X(ARGMIN, argmin, "argmin", "argmin():", 1, TENSOR_RULE_INT64, 0, 0.0, 1)                         \
     X(VAR_MEAN, var_mean, "var_mean", "var_mean():", 2, TENSOR_RULE_FLOAT, 1, NAN, 1)                 \

@@ -11,6 +11,7 @@
 #include "cpu/cpu_reduce.h"
 #include "ops/functors/all.h"
 #include "ops/functors/amax.h"
+#include "ops/functors/aminmax.h"
 #include "ops/functors/any.h"
 #include "ops/functors/argmax.h"
 #include "ops/functors/count_nonzero.h"
@@ -44,6 +45,46 @@ tensor_status tt_cpu_amax_kernel(tensor_iter_t *iter, const tensor_kernel_params
 
 tensor_status tt_cpu_amin_kernel(tensor_iter_t *iter, const tensor_kernel_params *params) {
     return tt_cpu_run_by_input(iter, params, "amin", tensor_amin_f32_cpu_run, tensor_amin_f64_cpu_run, tensor_amin_i64_cpu_run);
+}
+
+/* ---- aminmax: two outputs of the input's dtype (min, max) ---- */
+#define MINMAX_ADAPTERS(SFX, T)                                                                    \
+    static inline tensor_minmax_##SFX minmax_##SFX##_id(const cpu_reduce_ctx *c) {                 \
+        (void)c;                                                                                   \
+        return tensor_aminmax_##SFX##_identity();                                                  \
+    }                                                                                              \
+    static inline tensor_minmax_##SFX minmax_##SFX##_red(tensor_minmax_##SFX a, T x, int64_t i,    \
+                                                         const cpu_reduce_ctx *c) {                \
+        (void)c;                                                                                   \
+        return tensor_aminmax_##SFX##_reduce(a, x, i);                                             \
+    }                                                                                              \
+    static inline tensor_minmax_##SFX minmax_##SFX##_comb(tensor_minmax_##SFX a, tensor_minmax_##SFX b, \
+                                                          const cpu_reduce_ctx *c) {               \
+        (void)c;                                                                                   \
+        return tensor_aminmax_##SFX##_combine(a, b);                                               \
+    }                                                                                              \
+    static inline T minmax_##SFX##_min(tensor_minmax_##SFX a, const cpu_reduce_ctx *c) {           \
+        (void)c;                                                                                   \
+        return tensor_aminmax_##SFX##_project_min(a);                                              \
+    }                                                                                              \
+    static inline T minmax_##SFX##_max(tensor_minmax_##SFX a, const cpu_reduce_ctx *c) {           \
+        (void)c;                                                                                   \
+        return tensor_aminmax_##SFX##_project_max(a);                                              \
+    }                                                                                              \
+    CPU_DEFINE_INIT_COMBINE(minmax_##SFX, tensor_minmax_##SFX, minmax_##SFX##_id, minmax_##SFX##_comb) \
+    CPU_DEFINE_REDUCE_LOOP(minmax_##SFX##_loop, tensor_minmax_##SFX, T, minmax_##SFX##_id,         \
+                           minmax_##SFX##_red, minmax_##SFX##_comb)                                \
+    CPU_DEFINE_PROJECT2(minmax_##SFX##_project, tensor_minmax_##SFX, minmax_##SFX##_min,           \
+                        tt_cpu_store_##SFX, minmax_##SFX##_max, tt_cpu_store_##SFX)                \
+    CPU_DEFINE_RUN(minmax_##SFX, tensor_minmax_##SFX)
+MINMAX_ADAPTERS(f32, float)
+MINMAX_ADAPTERS(f64, double)
+MINMAX_ADAPTERS(i64, int64_t)
+
+tensor_status tt_cpu_aminmax_kernel(tensor_iter_t *iter, const tensor_kernel_params *params) {
+    if (iter != NULL && iter->num_outputs != 2)
+        return tensor_error(TENSOR_ERR_INTERNAL, "cpu aminmax kernel: expected 2 outputs, got %d", iter->num_outputs);
+    return tt_cpu_run_by_input(iter, params, "aminmax", minmax_f32_run, minmax_f64_run, minmax_i64_run);
 }
 
 /* ---- count_nonzero, all, any: the input values as they are ---- */

@@ -13,6 +13,7 @@
 #include "cuda/reduce_host.h"
 #include "ops/functors/all.h"
 #include "ops/functors/amax.h"
+#include "ops/functors/aminmax.h"
 #include "ops/functors/any.h"
 #include "ops/functors/argmax.h"
 #include "ops/functors/count_nonzero.h"
@@ -172,11 +173,35 @@ TT_FAMILY_VALIDX2(MinDimF64, min, f64, double)
 TT_FAMILY_VALIDX2(MinDimI64, min, i64, int64_t)
 #undef TT_FAMILY_VALIDX2
 
+// aminmax: (min, max) of aminmax.h, two outputs in the input's dtype.
+#define TT_FAMILY_MINMAX(NAME, SFX, T)                                                          \
+    struct NAME {                                                                              \
+        using val_t = T;                                                                       \
+        using acc_t = tensor_minmax_##SFX;                                                     \
+        static constexpr bool two_outputs = true;                                              \
+        static __device__ __forceinline__ acc_t identity() { return tensor_aminmax_##SFX##_identity(); } \
+        static __device__ __forceinline__ acc_t reduce(acc_t a, T x, int64_t i, double) {      \
+            return tensor_aminmax_##SFX##_reduce(a, x, i);                                     \
+        }                                                                                      \
+        static __device__ __forceinline__ acc_t combine(acc_t a, acc_t b) { return tensor_aminmax_##SFX##_combine(a, b); } \
+        static __device__ __forceinline__ T project(acc_t a, const tensor_cuda_reduce_plan &) { \
+            return tensor_aminmax_##SFX##_project_min(a);                                      \
+        }                                                                                      \
+        static __device__ __forceinline__ T project2(acc_t a, const tensor_cuda_reduce_plan &) { \
+            return tensor_aminmax_##SFX##_project_max(a);                                      \
+        }                                                                                      \
+    };
+TT_FAMILY_MINMAX(MinMaxF32, f32, float)
+TT_FAMILY_MINMAX(MinMaxF64, f64, double)
+TT_FAMILY_MINMAX(MinMaxI64, i64, int64_t)
+#undef TT_FAMILY_MINMAX
+
 // var / std / var_mean / std_mean: Welford (welford.h), two outputs: var or std (the plan's
 // correction and take_sqrt) and the mean, both in the output dtype. float32 for 16-bit,
-// float8 and float32 inputs (as PyTorch's CUDA Welford: var(1e7 + arange(10)) = 9.1666670),
-// double for float64. The CPU backend runs every dtype in double: results agree within
-// float32 rounding, not bitwise.
+// float8 and float32 inputs (as PyTorch's CUDA Welford), double for float64; each accumulator
+// runs on data shifted by its first element, so a large mean with a small spread keeps its
+// variance. The CPU backend runs every dtype in double: results agree within float32
+// rounding, not bitwise.
 #define TT_FAMILY_WELFORD(NAME, SFX, T)                                                         \
     struct NAME {                                                                              \
         using val_t = T;                                                                       \

@@ -35,6 +35,7 @@
     X(amin, 1, 1) \
     X(max_dim, 2, 1) \
     X(min_dim, 2, 1) \
+    X(aminmax, 2, 1) \
     X(argmax, 1, 1) \
     X(argmin, 1, 1) \
     X(count_nonzero, 1, 1) \
@@ -215,6 +216,19 @@ TT_REDUCE_TYPED(amax, AmaxF32, Half, Half)
 TT_REDUCE_TYPED(amax, AmaxF32, BFloat16, BFloat16)
 TT_REDUCE_TYPED(amax, AmaxF32, E4M3, E4M3)
 TT_REDUCE_TYPED(amax, AmaxF32, E5M2, E5M2)
+/* aminmax: (min, max) in the input's dtype */
+TT_REDUCE_TYPED(aminmax, MinMaxI64, Bool, Bool)
+TT_REDUCE_TYPED(aminmax, MinMaxI64, uint8_t, uint8_t)
+TT_REDUCE_TYPED(aminmax, MinMaxI64, int8_t, int8_t)
+TT_REDUCE_TYPED(aminmax, MinMaxI64, int16_t, int16_t)
+TT_REDUCE_TYPED(aminmax, MinMaxI64, int32_t, int32_t)
+TT_REDUCE_TYPED(aminmax, MinMaxI64, int64_t, int64_t)
+TT_REDUCE_TYPED(aminmax, MinMaxF32, float, float)
+TT_REDUCE_TYPED(aminmax, MinMaxF64, double, double)
+TT_REDUCE_TYPED(aminmax, MinMaxF32, Half, Half)
+TT_REDUCE_TYPED(aminmax, MinMaxF32, BFloat16, BFloat16)
+TT_REDUCE_TYPED(aminmax, MinMaxF32, E4M3, E4M3)
+TT_REDUCE_TYPED(aminmax, MinMaxF32, E5M2, E5M2)
 /* amin */
 TT_REDUCE_TYPED(amin, AminI64, Bool, Bool)
 TT_REDUCE_TYPED(amin, AminI64, uint8_t, uint8_t)

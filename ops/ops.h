@@ -54,6 +54,12 @@ TENSOR_API tensor_t *tensor_amin(const tensor_t *t, const int *dims, int ndims, 
  * Both results are new references written to *values and *indices (both NULL on error). */
 TENSOR_API tensor_status tensor_max_dim(const tensor_t *t, int dim, bool keepdim, tensor_t **values, tensor_t **indices);
 TENSOR_API tensor_status tensor_min_dim(const tensor_t *t, int dim, bool keepdim, tensor_t **values, tensor_t **indices);
+/* torch.aminmax: the smallest and the largest value over dims in one pass, both in the input's
+ * dtype, with amin's and amax's rules (NaN propagates, a zero-size reduced dim is an error).
+ * ndims == 0 reduces every dim. Both results are new references written to *min and *max
+ * (both NULL on error). */
+TENSOR_API tensor_status tensor_aminmax(const tensor_t *t, const int *dims, int ndims, bool keepdim, tensor_t **min,
+                                        tensor_t **max);
 /* argmax/argmin: dim == NULL flattens (keepdim then gives all-ones shape); int64 result. */
 TENSOR_API tensor_t *tensor_argmax(const tensor_t *t, const int *dim, bool keepdim);
 TENSOR_API tensor_t *tensor_argmin(const tensor_t *t, const int *dim, bool keepdim);
@@ -106,6 +112,8 @@ TENSOR_API tensor_status tensor_max_dim_out(tensor_t *values, tensor_t *indices,
                                             bool keepdim);
 TENSOR_API tensor_status tensor_min_dim_out(tensor_t *values, tensor_t *indices, const tensor_t *t, int dim,
                                             bool keepdim);
+TENSOR_API tensor_status tensor_aminmax_out(tensor_t *min, tensor_t *max, const tensor_t *t, const int *dims,
+                                            int ndims, bool keepdim);
 TENSOR_API tensor_status tensor_argmax_out(tensor_t *out, const tensor_t *t, const int *dim, bool keepdim);
 TENSOR_API tensor_status tensor_argmin_out(tensor_t *out, const tensor_t *t, const int *dim, bool keepdim);
 TENSOR_API tensor_status tensor_var_out(tensor_t *out, const tensor_t *t, const int *dims, int ndims, double correction,
@@ -124,7 +132,7 @@ TENSOR_API tensor_status tensor_sum_of_squares_out(tensor_t *out, const tensor_t
 
 /* ---- explain ---- */
 /* How the reduction `op` ("sum", "nansum", "prod", "mean", "nanmean", "amax", "amin", "max",
- * "min", "argmax", "argmin", "var", "std", "var_mean", "std_mean", "norm" (p = 2),
+ * "min", "aminmax", "argmax", "argmin", "var", "std", "var_mean", "std_mean", "norm" (p = 2),
  * "logsumexp", "count_nonzero", "all", "any", "sum_of_squares") of t over dims would run,
  * as text; nothing runs and t is BORROWED. The text is the iterator's plan
  * (tensor_iter_explain) and, for a CUDA tensor, the kernel that would launch (op, dtypes,

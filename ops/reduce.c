@@ -294,6 +294,28 @@ tensor_status tensor_min_dim(const tensor_t *t, int dim, bool keepdim, tensor_t 
     return minmax_dim(&d, t, dim, keepdim, values, indices);
 }
 
+tensor_status tensor_aminmax(const tensor_t *t, const int *dims, int ndims, bool keepdim, tensor_t **min,
+                             tensor_t **max) {
+    const reduce_desc d = tensor_reduce_desc(TENSOR_OP_AMINMAX, "tensor_aminmax");
+    if (min) *min = NULL;
+    if (max) *max = NULL;
+    tensor_status st = check_input(t, d.func);
+    if (st) return st;
+    if (min == NULL || max == NULL)
+        return tensor_error(TENSOR_ERR_INVALID_ARGUMENT, "%s: argument '%s' is NULL", d.func, min == NULL ? "min" : "max");
+    if ((dims == NULL || ndims == 0) && tensor_numel(t) == 0)
+        return tensor_error(TENSOR_ERR_INVALID_ARGUMENT,
+                            "%s: aminmax(): cannot compute aminmax over an empty dimension as the operation has no "
+                            "identity.", d.func);
+    tensor_dtype dtypes[2] = {t->dtype, t->dtype};
+    tensor_t *outs[2] = {NULL, NULL};
+    st = reduce_run(&d, t, dims, ndims, keepdim, 2, dtypes, outs, &no_params);
+    if (st != TENSOR_OK) return st;
+    *min = outs[0];
+    *max = outs[1];
+    return TENSOR_OK;
+}
+
 static tensor_t *arg_impl(const reduce_desc *d, const tensor_t *t, const int *dim, bool keepdim) {
     if (check_input(t, d->func)) return NULL;
     if (t->dtype == TENSOR_BOOL)
@@ -505,7 +527,7 @@ int64_t tensor_reduce_explain(const char *op, const tensor_t *t, const int *dims
     const tensor_reduction_row *row = tensor_op_reduction(opk);
     tensor_dtype odt;
     if (tensor_reduce_rule_dtype(row->rule, t->dtype, dtype, &odt, func, op) != TENSOR_OK) return -1;
-    tensor_dtype dtypes[2] = {odt, opk == TENSOR_OP_VAR_MEAN ? odt : TENSOR_INT64};
+    tensor_dtype dtypes[2] = {odt, opk == TENSOR_OP_VAR_MEAN || opk == TENSOR_OP_AMINMAX ? odt : TENSOR_INT64};
     tensor_kernel_params params = {0};
     params.p = 2.0;
     params.correction = 1.0;

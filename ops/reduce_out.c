@@ -98,6 +98,27 @@ static tensor_status minmax_out(const char *func, bool is_max, tensor_t *values,
     return st;
 }
 
+/* aminmax: min into `min`, max into `max`, both of the input's dtype; both or neither written. */
+tensor_status tensor_aminmax_out(tensor_t *min, tensor_t *max, const tensor_t *t, const int *dims, int ndims,
+                                 bool keepdim) {
+    static const char func[] = "tensor_aminmax_out";
+    if (min == NULL || max == NULL)
+        return tensor_error(TENSOR_ERR_INVALID_ARGUMENT, "%s: argument '%s' is NULL", func, min == NULL ? "min" : "max");
+    if (t == NULL) return tensor_error(TENSOR_ERR_INVALID_ARGUMENT, "%s: argument 't' is NULL", func);
+    if (min->dtype != t->dtype || max->dtype != t->dtype)
+        return tensor_error(TENSOR_ERR_DTYPE, "%s: argument '%s' has dtype %s, expected %s", func,
+                            min->dtype != t->dtype ? "min" : "max",
+                            tensor_dtype_name(min->dtype != t->dtype ? min->dtype : max->dtype),
+                            tensor_dtype_name(t->dtype));
+    tensor_t *lo = NULL, *hi = NULL;
+    tensor_status st = tensor_aminmax(t, dims, ndims, keepdim, &lo, &hi);
+    if (st != TENSOR_OK) return st;
+    st = tt_out_finish(func, "min", min, t, lo);
+    if (st == TENSOR_OK) return tt_out_finish(func, "max", max, t, hi);
+    tensor_release(hi);
+    return st;
+}
+
 tensor_status tensor_max_dim_out(tensor_t *values, tensor_t *indices, const tensor_t *t, int dim, bool keepdim) {
     return minmax_out("tensor_max_dim_out", true, values, indices, t, dim, keepdim);
 }

@@ -1,17 +1,25 @@
 /* var / std / var_mean / std_mean: Welford's online algorithm (stable: no sum of squares minus
- * square of sums), with Chan et al.'s formula to combine two partials.
+ * square of sums), with Chan et al.'s formula to combine two partials, on shifted data.
  *
- *   reduce:  n += 1; delta = x - mean; mean += delta / n; m2 += delta * (x - mean)
- *   combine: n = na + nb; delta = mean_b - mean_a; mean = mean_a + delta * nb / n;
- *            m2 = m2_a + m2_b + delta^2 * na * nb / n   (an empty side returns the other)
+ * Each accumulator keeps its first element as a shift and runs Welford on x - shift. Data with a
+ * large mean and a small spread (timestamps, sensor offsets: float32 1e7 + arange(10)) would
+ * otherwise lose the mean's fraction at every update (float32 spacing at 1e7 is 1.0) and with it
+ * the variance; relative to the shift the running mean is small and keeps its bits.
+ *
+ *   reduce:  n += 1; (n == 1: shift = x); d = x - shift; delta = d - mean; mean += delta / n;
+ *            m2 += delta * (d - mean)
+ *   combine: n = na + nb; delta = (shift_b - shift_a) + (mean_b - mean_a); shift = shift_a;
+ *            mean = mean_a + delta * nb / n; m2 = m2_a + m2_b + delta^2 * na * nb / n
+ *            (an empty side returns the other)
  *   var  = m2 / max(0, n - correction)   (correction is a double, may be fractional or
  *          negative; a zero divisor gives inf, or nan when m2 is 0); std = sqrt(var);
+ *   mean = shift + mean;
  *   n == 0 gives nan for var, std and mean (PyTorch: empty var is nan even with correction 0).
  *   An infinite or NaN element makes var nan and the mean what a plain mean gives (inf for
- *   [inf, 1], nan for [inf, -inf]); Welford's update alone would turn that mean into nan.
+ *   [inf, 1], nan for [inf, -inf]): it is added into the shift, which from then on is not finite.
  *
- * The count is an exact int64. Variants f32 (float16/bfloat16/float32/float8 inputs, as
- * PyTorch's CUDA Welford) and f64. */
+ * The count is an exact int64. Variants f32 (float16/bfloat16/float32/float8 inputs on CUDA,
+ * as PyTorch's CUDA Welford) and f64. */
 #ifndef TENSOR_FUNCTOR_WELFORD_H
 #define TENSOR_FUNCTOR_WELFORD_H
 
@@ -19,7 +27,8 @@
 
 #define TENSOR_WELFORD_FUNCTOR(SFX, T)                                                             \
     typedef struct tensor_welford_##SFX {                                                          \
-        T mean;                                                                                    \
+        T shift;                                                                                   \
+        T mean; /* relative to shift */                                                            \
         T m2;                                                                                      \
         int64_t n;                                                                                 \
     } tensor_welford_##SFX;                                                                        \
@@ -27,6 +36,7 @@
     TENSOR_INLINE bool tensor_welford_##SFX##_finite(T x) { return x - x == (T)0; }               \
     TENSOR_INLINE tensor_welford_##SFX tensor_welford_##SFX##_identity(void) {                     \
         tensor_welford_##SFX r;                                                                    \
+        r.shift = (T)0;                                                                            \
         r.mean = (T)0;                                                                             \
         r.m2 = (T)0;                                                                               \
         r.n = 0;                                                                                   \
@@ -36,16 +46,18 @@
                                                                     int64_t index) {               \
         (void)index;                                                                               \
         acc.n += 1;                                                                                \
-        if (!tensor_welford_##SFX##_finite(x) || !tensor_welford_##SFX##_finite(acc.mean)) {       \
+        if (!tensor_welford_##SFX##_finite(x) || !tensor_welford_##SFX##_finite(acc.shift)) {      \
             /* inf or NaN: the mean is the plain sum's (inf + 1 = inf, inf - inf = NaN) and the   \
              * variance is NaN; Welford's update would make the mean NaN too (inf - inf). */       \
-            acc.mean += x;                                                                         \
+            acc.shift += x;                                                                        \
             acc.m2 = tensor_fn_nan_##SFX();                                                        \
             return acc;                                                                            \
         }                                                                                          \
-        T delta = x - acc.mean;                                                                    \
+        if (acc.n == 1) acc.shift = x;                                                             \
+        T d = x - acc.shift;                                                                       \
+        T delta = d - acc.mean;                                                                    \
         acc.mean += delta / (T)acc.n;                                                              \
-        acc.m2 += delta * (x - acc.mean);                                                          \
+        acc.m2 += delta * (d - acc.mean);                                                          \
         return acc;                                                                                \
     }                                                                                              \
     TENSOR_INLINE tensor_welford_##SFX tensor_welford_##SFX##_combine(tensor_welford_##SFX a,      \
@@ -54,13 +66,15 @@
         if (b.n == 0) return a;                                                                    \
         tensor_welford_##SFX r;                                                                    \
         r.n = a.n + b.n;                                                                           \
-        if (!tensor_welford_##SFX##_finite(a.mean) || !tensor_welford_##SFX##_finite(b.mean)) {    \
-            r.mean = a.mean + b.mean;                                                              \
+        if (!tensor_welford_##SFX##_finite(a.shift) || !tensor_welford_##SFX##_finite(b.shift)) { \
+            r.shift = (a.shift + a.mean) + (b.shift + b.mean);                                     \
+            r.mean = (T)0;                                                                         \
             r.m2 = tensor_fn_nan_##SFX();                                                          \
             return r;                                                                              \
         }                                                                                          \
         T nb_over_n = (T)b.n / (T)r.n;                                                             \
-        T delta = b.mean - a.mean;                                                                 \
+        T delta = (b.shift - a.shift) + (b.mean - a.mean);                                         \
+        r.shift = a.shift;                                                                         \
         r.mean = a.mean + delta * nb_over_n;                                                       \
         r.m2 = a.m2 + b.m2 + delta * delta * (T)a.n * nb_over_n;                                   \
         return r;                                                                                  \
@@ -75,7 +89,7 @@
         return take_sqrt ? tensor_fn_sqrt_##SFX(var) : var;                                        \
     }                                                                                              \
     TENSOR_INLINE T tensor_welford_##SFX##_project_mean(tensor_welford_##SFX acc) {                \
-        return acc.n == 0 ? tensor_fn_nan_##SFX() : acc.mean;                                      \
+        return acc.n == 0 ? tensor_fn_nan_##SFX() : acc.shift + acc.mean;                          \
     }
 
 TENSOR_WELFORD_FUNCTOR(f32, float)

@@ -83,12 +83,13 @@ typedef enum {
     OP_STD,
     OP_VAR_MEAN,
     OP_STD_MEAN,
+    OP_AMINMAX,
     OP_NUM
 } op_kind;
 __attribute__((unused)) static const char *const cr_op_names[OP_NUM] = {
     "sum",    "nansum", "prod",      "amax",  "amin",           "mean",    "nanmean", "argmax", "argmin", "count_nonzero",
     "all",    "any",    "logsumexp", "norm",  "sum_of_squares", "max_dim", "min_dim", "var",    "std",    "var_mean",
-    "std_mean"};
+    "std_mean", "aminmax"};
 
 typedef struct {
     op_kind op;
@@ -157,6 +158,9 @@ static inline void cr_run(const op_spec *s, const tensor_t *t, const int *dims, 
     case OP_STD_MEAN:
         if (tensor_std_mean(t, dims, ndims, s->p, keepdim, &r[0], &r[1]) != TENSOR_OK) r[0] = r[1] = NULL;
         break;
+    case OP_AMINMAX:
+        if (tensor_aminmax(t, dims, ndims, keepdim, &r[0], &r[1]) != TENSOR_OK) r[0] = r[1] = NULL;
+        break;
     default: fail_msg("bad op %d", (int)s->op);
     }
 }
@@ -169,6 +173,7 @@ static inline cmp_kind cr_cmp_kind(const op_spec *s, int which, tensor_dtype odt
     switch (s->op) {
     case OP_AMAX:
     case OP_AMIN:
+    case OP_AMINMAX:
     case OP_MAX_DIM:
     case OP_MIN_DIM: return CMP_EXACT;
     case OP_NORM:
@@ -380,6 +385,7 @@ __attribute__((unused)) static const op_spec cr_all_specs[] = {
     {OP_NORM, INFINITY, 0}, {OP_NORM, -INFINITY, 0}, {OP_NORM, 3.0, 0},     {OP_NORM, 0.5, 0},
     {OP_NORM, -1.5, 0},   {OP_SUMSQ, 0, 0},       {OP_MAX_DIM, 0, 0},       {OP_MIN_DIM, 0, 0},
     {OP_VAR, 1.0, 0},     {OP_STD, 0.0, 0},       {OP_VAR_MEAN, 2.5, 0},    {OP_STD_MEAN, 1.0, 0},
+    {OP_AMINMAX, 0, 0},
 };
 #define CR_NUM_SPECS ((int)(sizeof cr_all_specs / sizeof cr_all_specs[0]))
 
