@@ -153,6 +153,7 @@ using NanmeanF64 = Nanmean<double>;
         using val_t = T;                                                                       \
         using acc_t = tensor_validx_##SFX;                                                     \
         static constexpr bool two_outputs = true;                                              \
+        static constexpr bool second_is_index = true;                                          \
         static __device__ __forceinline__ acc_t identity() { return tensor_##OP##_##SFX##_identity(); } \
         static __device__ __forceinline__ acc_t reduce(acc_t a, T x, int64_t i, double) {      \
             return tensor_##OP##_##SFX##_reduce(a, x, i);                                      \
@@ -247,6 +248,11 @@ TT_KEEPS_VALUES(MinDimF64)
 // Whether a family has a second output (project2); one-output families say nothing.
 template <class F, class = void> struct has_two : std::false_type {};
 template <class F> struct has_two<F, std::void_t<decltype(F::two_outputs)>> : std::bool_constant<F::two_outputs> {};
+// Whether that second output is an int64 index (max_dim) rather than a value of the first
+// output's dtype (var_mean's mean, aminmax's max: an int64 max is still a value).
+template <class F, class = void> struct second_is_index : std::false_type {};
+template <class F>
+struct second_is_index<F, std::void_t<decltype(F::second_is_index)>> : std::bool_constant<F::second_is_index> {};
 
 // The sums with 8-byte accumulators: they fit the full-occupancy register cap of
 // reduce_kernel.cuh's Bounds (ptxas: 32 registers, no spill stores, for the float64 sum and

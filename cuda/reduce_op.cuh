@@ -77,8 +77,9 @@ struct Op {
     static __device__ __forceinline__ void store(char *p, char *p2, acc_t v, const tensor_cuda_reduce_plan &plan) {
         if constexpr (has_two<F>::value) {
             put<Out>(p, F::project(v, plan));
-            // max_dim's indices are int64; var_mean's mean has the first output's dtype.
-            if constexpr (std::is_same<decltype(F::project2(v, plan)), int64_t>::value) put<int64_t>(p2, F::project2(v, plan));
+            // max_dim's indices are int64; var_mean's mean and aminmax's max have the first
+            // output's dtype.
+            if constexpr (second_is_index<F>::value) put<int64_t>(p2, F::project2(v, plan));
             else put<Out>(p2, F::project2(v, plan));
         } else {
             (void)p2;
