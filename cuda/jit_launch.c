@@ -28,6 +28,7 @@ static struct {
     void *lib;
     cu_result (*module_load_data)(cu_module *, const void *);
     cu_result (*module_get_function)(cu_function *, cu_module, const char *);
+    cu_result (*module_unload)(cu_module);
     cu_result (*launch)(cu_function, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, void *,
                         void **, void **);
     cu_result (*func_set_attribute)(cu_function, int, int);
@@ -40,10 +41,11 @@ static void cu_load(void) {
     if (lib == NULL) return;
     *(void **)&cu.module_load_data = dlsym(lib, "cuModuleLoadData");
     *(void **)&cu.module_get_function = dlsym(lib, "cuModuleGetFunction");
+    *(void **)&cu.module_unload = dlsym(lib, "cuModuleUnload");
     *(void **)&cu.launch = dlsym(lib, "cuLaunchKernel");
     *(void **)&cu.func_set_attribute = dlsym(lib, "cuFuncSetAttribute");
     *(void **)&cu.error_string = dlsym(lib, "cuGetErrorString");
-    if (cu.module_load_data && cu.module_get_function && cu.launch && cu.func_set_attribute && cu.error_string)
+    if (cu.module_load_data && cu.module_get_function && cu.module_unload && cu.launch && cu.func_set_attribute && cu.error_string)
         cu.lib = lib;
     else
         dlclose(lib);
@@ -190,6 +192,7 @@ static tensor_status kernel_set(const tensor_user_reduce_call *call, int nin, te
     }
     tt_jit_binary_clear(&bin);
     if (st != TENSOR_OK) {
+        if (mod != NULL) cu.module_unload(mod); /* loaded, but a kernel of it was not found */
         free(e);
         free(key);
         free(id.strings);
