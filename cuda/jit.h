@@ -2,7 +2,9 @@
  * type carries its functor's source (contract/user_reduction.h) gets the engine's kernels (the
  * reduction kernel at output vector widths 1, 2, 4 and the short-rows kernel: the same
  * templates the built-ins are compiled from, cuda/reduce_kernel.cuh) compiled around that
- * functor by NVRTC for the device's architecture, cached in memory and on disk.
+ * functor by NVRTC for the device's architecture, cached in memory and on disk. Each kernel
+ * (variant) is compiled when a call's plan first needs it: one kernel is a quarter of the
+ * compile time of all four.
  *
  * The compile and the disk cache are host C with no CUDA headers (NVRTC is loaded with dlopen;
  * its few types are declared here), built in every configuration and tested without a GPU
@@ -29,21 +31,26 @@ typedef struct tt_jit_file {
 extern const tt_jit_file tt_jit_headers[];
 extern const int tt_jit_num_headers;
 
-/* The kernels of one set: OVS 1, 2, 4 and the short-rows kernel. */
+/* The kernels of one set: OVS 1, 2, 4 and the short-rows kernel (variants 0 to 3). */
 #define TT_JIT_KERNELS 4
 
-/* One program: its text and the name expressions of its kernels. */
+/* The variant a reduction plan launches: 3 for short rows, else log2 of the output vector. */
+#define TT_JIT_VARIANT(short_rows, output_vec_size) ((short_rows) ? 3 : (output_vec_size) == 4 ? 2 : (output_vec_size) == 2 ? 1 : 0)
+
+/* One program: its text and the name expression of the one kernel it compiles. */
 typedef struct tt_jit_program {
     char *text;                        /* malloc'ed */
-    char *names[TT_JIT_KERNELS];       /* malloc'ed name expressions */
+    char *names[TT_JIT_KERNELS];       /* malloc'ed name expressions; only names[variant] set */
+    int variant;
 } tt_jit_program;
 
 /* The program for `src`'s functor with `nin` inputs stored as dtype `in`, output dtype `out`,
  * value type `value`, accumulator of acc_size bytes (checked by a static_assert in the
- * program). Errors: a dtype the engine has no storage type for, OOM. */
+ * program), compiling kernel `variant` (0 to 3). Errors: a dtype the engine has no storage
+ * type for, a bad variant, OOM. */
 tensor_status tt_jit_program_make(const tensor_reduction_source *src, int nin, tensor_reduction_value value,
-                                  tensor_dtype in, tensor_dtype out, size_t acc_size, tt_jit_program *prog,
-                                  const char *func);
+                                  tensor_dtype in, tensor_dtype out, size_t acc_size, int variant,
+                                  tt_jit_program *prog, const char *func);
 void tt_jit_program_clear(tt_jit_program *prog);
 
 /* A compiled program: the cubin and each kernel's lowered (mangled) name. */

@@ -67,7 +67,7 @@ typedef struct call_id {
     uint64_t hash;
     char *strings; /* the seven source strings, NUL-separated (a copy) */
     size_t len;
-    int nin, value, in, out, device;
+    int nin, value, in, out, device, variant;
     size_t acc_size;
 } call_id;
 
@@ -116,10 +116,21 @@ void tt_jit_forget(void) {
     pthread_mutex_unlock(&entries_lock);
 }
 
-/* The kernel set for (call, dtypes) on `device`, and where it came from. One lock around the
+/* What a launch needs to find its kernel: the call, its types and device. */
+typedef struct jit_call {
+    const tensor_user_reduce_call *call;
+    int nin;
+    tensor_dtype in, out;
+    int device;
+} jit_call;
+
+/* Kernel `variant` for (call, dtypes) on `device`, and where it came from. One lock around the
  * lookup and the compile: two threads racing on a first call compile once. */
-static tensor_status kernel_set(const tensor_user_reduce_call *call, int nin, tensor_dtype in, tensor_dtype out,
-                                int device, const jit_entry **set, origin_t *origin, const char *func) {
+static tensor_status kernel_set(const jit_call *jc, int variant, const jit_entry **set, origin_t *origin,
+                                const char *func) {
+    const tensor_user_reduce_call *call = jc->call;
+    const int nin = jc->nin, device = jc->device;
+    const tensor_dtype in = jc->in, out = jc->out;
     pthread_once(&cu_once, cu_load);
     if (cu.lib == NULL)
         return tensor_error(TENSOR_ERR_CUDA, "%s: the CUDA driver library (libcuda.so.1) could not be loaded", func);
@@ -127,17 +138,19 @@ static tensor_status kernel_set(const tensor_user_reduce_call *call, int nin, te
     if (src->code == NULL || src->acc_type == NULL || src->identity == NULL || src->map == NULL || src->reduce == NULL ||
         src->combine == NULL || src->project == NULL)
         return tensor_error(TENSOR_ERR_INVALID_ARGUMENT, "%s: the source of '%s' lacks a field", func, call->name);
-    call_id id = {0, NULL, source_strings(src, NULL), nin, (int)call->value, (int)in, (int)out, device, call->acc_size};
+    call_id id = {0,      NULL,   source_strings(src, NULL), nin, (int)call->value, (int)in, (int)out, device,
+                  variant, call->acc_size};
     id.strings = tt_malloc(id.len);
     if (id.strings == NULL) return tensor_error(TENSOR_ERR_OUT_OF_MEMORY, "%s: out of host memory", func);
     source_strings(src, id.strings);
-    const int ints[5] = {nin, id.value, id.in, id.out, device};
+    const int ints[6] = {nin, id.value, id.in, id.out, device, variant};
     id.hash = tt_jit_hash(id.strings, id.len, tt_jit_hash(ints, sizeof ints, tt_jit_hash(&id.acc_size, sizeof id.acc_size,
                                                                                          TT_JIT_HASH_SEED)));
     pthread_mutex_lock(&entries_lock);
     for (jit_entry *e = entries; e != NULL; e = e->next)
         if (e->id.hash == id.hash && e->id.len == id.len && e->id.nin == nin && e->id.value == id.value &&
-            e->id.in == id.in && e->id.out == id.out && e->id.device == device && e->id.acc_size == id.acc_size &&
+            e->id.in == id.in && e->id.out == id.out && e->id.device == device && e->id.variant == variant &&
+            e->id.acc_size == id.acc_size &&
             memcmp(e->id.strings, id.strings, id.len) == 0) {
             *set = e;
             *origin = FROM_MEMORY;
@@ -153,7 +166,7 @@ static tensor_status kernel_set(const tensor_user_reduce_call *call, int nin, te
         st = tensor_cuda_error(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device), func);
     const int arch = major * 10 + minor;
     tt_jit_program prog = {0};
-    if (st == TENSOR_OK) st = tt_jit_program_make(src, nin, call->value, in, out, call->acc_size, &prog, func);
+    if (st == TENSOR_OK) st = tt_jit_program_make(src, nin, call->value, in, out, call->acc_size, variant, &prog, func);
     /* The key needs NVRTC's version: without NVRTC there is nothing to look up either. */
     if (st == TENSOR_OK) st = tt_jit_nvrtc_available(func);
     uint64_t hash = 0;
@@ -186,8 +199,8 @@ static tensor_status kernel_set(const tensor_user_reduce_call *call, int nin, te
         cu_result r = cu.module_load_data(&mod, bin.cubin);
         if (r != 0) st = cu_error(r, "cuModuleLoadData", func);
     }
-    for (int k = 0; k < TT_JIT_KERNELS && st == TENSOR_OK; k++) {
-        cu_result r = cu.module_get_function(&e->fn[k], mod, bin.lowered[k]);
+    if (st == TENSOR_OK) {
+        cu_result r = cu.module_get_function(&e->fn[variant], mod, bin.lowered[variant]);
         if (r != 0) st = cu_error(r, "cuModuleGetFunction", func);
     }
     tt_jit_binary_clear(&bin);
@@ -213,17 +226,20 @@ static tensor_status kernel_set(const tensor_user_reduce_call *call, int nin, te
 
 /* ---- launching ---- */
 
-static tensor_status launch_piece(const tensor_iter_t *iter, const jit_entry *set, size_t acc_size, char *acc_buf,
-                                  int64_t count, const char *func) {
+static tensor_status launch_piece(const tensor_iter_t *iter, const jit_call *jc, char *acc_buf, int64_t count,
+                                  const char *func) {
     const int in_arg = iter->num_outputs;
-    tensor_cuda_reduce_kind kind = {(int)tensor_dtype_size(iter->operands[in_arg].dtype), (int)acc_size};
+    tensor_cuda_reduce_kind kind = {(int)tensor_dtype_size(iter->operands[in_arg].dtype), (int)jc->call->acc_size};
     tensor_cuda_reduce_plan plan;
     void *staging = NULL;
     tensor_status st = tensor_cuda_reduce_plan_make(iter, kind, &plan, &staging, func);
     plan.acc_buf = acc_buf;
     plan.reduce_count = count;
+    const int k = TT_JIT_VARIANT(plan.cfg.short_rows, plan.cfg.output_vec_size);
+    const jit_entry *set = NULL;
+    origin_t origin;
+    if (st == TENSOR_OK) st = kernel_set(jc, k, &set, &origin, func);
     if (st == TENSOR_OK) {
-        const int k = plan.cfg.short_rows ? 3 : plan.cfg.output_vec_size == 4 ? 2 : plan.cfg.output_vec_size == 2 ? 1 : 0;
         const unsigned smem = (unsigned)plan.cfg.shared_memory_bytes;
         cu_result r = 0;
         if (smem > 48 * 1024) /* beyond the default: opt in (it stays set for the function) */
@@ -244,10 +260,11 @@ static tensor_status launch_piece(const tensor_iter_t *iter, const jit_entry *se
 
 /* As the built-ins' run (cuda/reduce_run.cuh), with partials always in an accumulation buffer
  * when the iterator is split (a user's accumulator is never the output's type). */
-static tensor_status run(tensor_iter_t *iter, const jit_entry *set, size_t acc_size, const char *func) {
+static tensor_status run(tensor_iter_t *iter, const jit_call *jc, const char *func) {
+    const size_t acc_size = jc->call->acc_size;
     const int64_t count = tensor_iter_numel(iter) / tensor_iter_num_output_elements(iter);
     if (tensor_iter_fits_index_limit(iter, tensor_cuda_reduce_index_limit))
-        return launch_piece(iter, set, acc_size, NULL, count, func);
+        return launch_piece(iter, jc, NULL, count, func);
     const int64_t out_size = (int64_t)tensor_dtype_size(iter->operands[0].dtype);
     int64_t extent = 0;
     for (int d = 0; d < iter->ndim; d++) extent += (iter->shape[d] - 1) * iter->operands[0].strides[d];
@@ -262,7 +279,7 @@ static tensor_status run(tensor_iter_t *iter, const jit_entry *set, size_t acc_s
         st = tensor_iter_splitter_next(sp, &piece);
         if (st != TENSOR_OK || piece == NULL) break;
         char *acc = (char *)ptr + (size_t)((piece->operands[0].data - out0) / (ptrdiff_t)out_size) * acc_size;
-        st = launch_piece(piece, set, acc_size, acc, count, func);
+        st = launch_piece(piece, jc, acc, count, func);
     }
     tensor_iter_splitter_free(sp);
     tensor_cuda_free(acc_handle);
@@ -290,14 +307,19 @@ tensor_status tt_cuda_jit_reduce(tensor_iter_t *iter, const tensor_user_reduce_c
         tensor_cuda_device_restore(saved);
         return st;
     }
-    const jit_entry *set = NULL;
-    origin_t origin = FROM_COMPILE;
-    st = kernel_set(call, nin, in, out, iter->device.index, &set, &origin, func);
-    if (st == TENSOR_OK && !explain) st = run(iter, set, call->acc_size, func);
-    if (st == TENSOR_OK && explain) {
+    const jit_call jc = {call, nin, in, out, iter->device.index};
+    if (!explain) st = run(iter, &jc, func);
+    if (explain) {
+        /* The kernel the plan of the whole iterator picks: compiled (or found) now, so that
+         * explain says where it came from. */
+        const jit_entry *set = NULL;
+        origin_t origin = FROM_COMPILE;
         tensor_cuda_props props;
+        tensor_reduce_config cfg;
         st = tensor_cuda_reduce_device_props(iter->device.index, &props, func);
         tensor_cuda_reduce_kind kind = {(int)tensor_dtype_size(in), (int)call->acc_size};
+        if (st == TENSOR_OK) st = tensor_cuda_reduce_plan_config(iter, &props, kind, &cfg);
+        if (st == TENSOR_OK) st = kernel_set(&jc, TT_JIT_VARIANT(cfg.short_rows, cfg.output_vec_size), &set, &origin, func);
         char what[200];
         snprintf(what, sizeof what, "%s (user, run-time compiled), %s -> %s", call->name, tensor_dtype_name(in),
                  tensor_dtype_name(out));

@@ -106,13 +106,14 @@ char *tt_jit_key(const tt_jit_program *prog, int arch, uint64_t *hash) {
     /* The engine's headers enter through their hash (computed once); the rest verbatim. */
     pthread_once(&engine_once, engine_hash_init);
     size_t n = strlen(prog->text) + 256;
-    for (int k = 0; k < TT_JIT_KERNELS; k++) n += strlen(prog->names[k]) + 1;
+    const char *kernel = prog->names[prog->variant];
+    n += strlen(kernel) + 1;
     for (int k = 0; k < N_BASE_OPTS; k++) n += strlen(base_opts[k]) + 1;
     char *key = tt_malloc(n);
     if (key == NULL) return NULL;
     int len = snprintf(key, n, "engine %016llx; %s; sm_%d;", (unsigned long long)engine, tt_jit_nvrtc_version(), arch);
     for (int k = 0; k < N_BASE_OPTS; k++) len += snprintf(key + len, n - (size_t)len, " %s", base_opts[k]);
-    for (int k = 0; k < TT_JIT_KERNELS; k++) len += snprintf(key + len, n - (size_t)len, "\n%s", prog->names[k]);
+    len += snprintf(key + len, n - (size_t)len, "\n%s", kernel);
     snprintf(key + len, n - (size_t)len, "\n%s", prog->text);
     *hash = tt_jit_hash(key, strlen(key), TT_JIT_HASH_SEED);
     return key;
@@ -151,7 +152,7 @@ tensor_status tt_jit_compile(const tt_jit_program *prog, int arch, tt_jit_binary
     free(names);
     free(texts);
     if (r != 0) return tensor_error(TENSOR_ERR_OUT_OF_MEMORY, "%s: nvrtcCreateProgram: %s", func, nv.get_error_string(r));
-    for (int k = 0; k < TT_JIT_KERNELS && r == 0; k++) r = nv.add_name(p, prog->names[k]);
+    if (r == 0) r = nv.add_name(p, prog->names[prog->variant]);
     char arch_opt[32];
     snprintf(arch_opt, sizeof arch_opt, "-arch=sm_%d", arch);
     const char *opts[N_BASE_OPTS + 1];
@@ -183,13 +184,15 @@ tensor_status tt_jit_compile(const tt_jit_program *prog, int arch, tt_jit_binary
         return tensor_error(TENSOR_ERR_OUT_OF_MEMORY, "%s: could not take NVRTC's cubin", func);
     }
     bin->size = size;
+    /* The binary has the compiled kernel's lowered name; the other variants' are empty. */
     for (int k = 0; k < TT_JIT_KERNELS; k++) {
-        const char *low = NULL;
-        if (nv.lowered(p, prog->names[k], &low) != 0 || low == NULL ||
+        const char *low = "";
+        if ((k == prog->variant && (nv.lowered(p, prog->names[k], &low) != 0 || low == NULL)) ||
             (bin->lowered[k] = tt_malloc(strlen(low) + 1)) == NULL) {
             nv.destroy(&p);
             tt_jit_binary_clear(bin);
-            return tensor_error(TENSOR_ERR_OUT_OF_MEMORY, "%s: no lowered name for %s", func, prog->names[k]);
+            return tensor_error(TENSOR_ERR_OUT_OF_MEMORY, "%s: no lowered name for %s", func,
+                                prog->names[prog->variant]);
         }
         memcpy(bin->lowered[k], low, strlen(low) + 1);
     }

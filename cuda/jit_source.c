@@ -39,9 +39,12 @@ void tt_jit_program_clear(tt_jit_program *prog) {
 }
 
 tensor_status tt_jit_program_make(const tensor_reduction_source *src, int nin, tensor_reduction_value value,
-                                  tensor_dtype in, tensor_dtype out, size_t acc_size, tt_jit_program *prog,
-                                  const char *func) {
+                                  tensor_dtype in, tensor_dtype out, size_t acc_size, int variant,
+                                  tt_jit_program *prog, const char *func) {
     memset(prog, 0, sizeof *prog);
+    if (variant < 0 || variant >= TT_JIT_KERNELS)
+        return tensor_error(TENSOR_ERR_INTERNAL, "%s: kernel variant %d out of range", func, variant);
+    prog->variant = variant;
     const char *in_t = storage_type(in), *out_t = storage_type(out);
     if (in_t == NULL || out_t == NULL || (unsigned)value >= TENSOR_REDUCTION_NUM_VALUES)
         return tensor_error(TENSOR_ERR_DTYPE, "%s: no CUDA storage type for %s -> %s", func, tensor_dtype_name(in),
@@ -80,17 +83,15 @@ tensor_status tt_jit_program_make(const tensor_reduction_source *src, int nin, t
              src->combine, src->project, src->map);
     char op[160];
     snprintf(op, sizeof op, "tt_reduce::Op<tt_jit::Family, %s, %s>", in_t, out_t);
-    for (int k = 0; k < TT_JIT_KERNELS; k++) {
-        char name[256];
-        if (k < 3) snprintf(name, sizeof name, "tt_reduce::reduce_kernel<%s, %d>", op, 1 << k);
-        else snprintf(name, sizeof name, "tt_reduce::short_rows_kernel<%s>", op);
-        prog->names[k] = tt_malloc(strlen(name) + 1);
-        if (prog->names[k] == NULL) {
-            tt_jit_program_clear(prog);
-            return tensor_error(TENSOR_ERR_OUT_OF_MEMORY, "%s: out of host memory", func);
-        }
-        memcpy(prog->names[k], name, strlen(name) + 1);
+    char name[256];
+    if (variant < 3) snprintf(name, sizeof name, "tt_reduce::reduce_kernel<%s, %d>", op, 1 << variant);
+    else snprintf(name, sizeof name, "tt_reduce::short_rows_kernel<%s>", op);
+    prog->names[variant] = tt_malloc(strlen(name) + 1);
+    if (prog->names[variant] == NULL) {
+        tt_jit_program_clear(prog);
+        return tensor_error(TENSOR_ERR_OUT_OF_MEMORY, "%s: out of host memory", func);
     }
+    memcpy(prog->names[variant], name, strlen(name) + 1);
     return TENSOR_OK;
 }
 

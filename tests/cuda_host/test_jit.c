@@ -31,24 +31,34 @@ static const tensor_reduction_source softmax = {softmax_src, "sd_acc", "sd_id", 
 static void test_program_text(void **state) {
     (void)state;
     tt_jit_program p;
-    assert_int_equal(tt_jit_program_make(&softmax, 1, TENSOR_REDUCTION_F32, TENSOR_FLOAT16, TENSOR_FLOAT32, 8, &p, "t"),
+    assert_int_equal(tt_jit_program_make(&softmax, 1, TENSOR_REDUCTION_F32, TENSOR_FLOAT16, TENSOR_FLOAT32, 8, 0, &p, "t"),
                      TENSOR_OK);
     assert_non_null(strstr(p.text, softmax_src));
     assert_non_null(strstr(p.text, "using acc_t = sd_acc;"));
     assert_non_null(strstr(p.text, "sizeof(acc_t) == 8"));
     assert_string_equal(p.names[0], "tt_reduce::reduce_kernel<tt_reduce::Op<tt_jit::Family, tt_cvt::Half, float>, 1>");
-    assert_string_equal(p.names[3], "tt_reduce::short_rows_kernel<tt_reduce::Op<tt_jit::Family, tt_cvt::Half, float>>");
-    uint64_t h1, h2;
+    assert_null(p.names[3]); /* one kernel per program */
+    uint64_t h1, h2, h3;
     char *k1 = tt_jit_key(&p, 90, &h1), *k2 = tt_jit_key(&p, 80, &h2);
     assert_non_null(k1);
     assert_non_null(k2);
     assert_true(h1 != h2); /* the architecture is part of the key */
+    tt_jit_program_clear(&p);
+    assert_int_equal(tt_jit_program_make(&softmax, 1, TENSOR_REDUCTION_F32, TENSOR_FLOAT16, TENSOR_FLOAT32, 8, 3, &p, "t"),
+                     TENSOR_OK);
+    assert_string_equal(p.names[3], "tt_reduce::short_rows_kernel<tt_reduce::Op<tt_jit::Family, tt_cvt::Half, float>>");
+    char *k3 = tt_jit_key(&p, 90, &h3);
+    assert_non_null(k3);
+    assert_true(h3 != h1); /* so is the variant */
     free(k1);
     free(k2);
+    free(k3);
     tt_jit_program_clear(&p);
+    assert_int_equal(tt_jit_program_make(&softmax, 1, TENSOR_REDUCTION_F32, TENSOR_FLOAT16, TENSOR_FLOAT32, 8, 4, &p, "t"),
+                     TENSOR_ERR_INTERNAL);
     tensor_reduction_source bad = softmax;
     bad.reduce = NULL;
-    assert_int_equal(tt_jit_program_make(&bad, 1, TENSOR_REDUCTION_F32, TENSOR_FLOAT32, TENSOR_FLOAT32, 8, &p, "t"),
+    assert_int_equal(tt_jit_program_make(&bad, 1, TENSOR_REDUCTION_F32, TENSOR_FLOAT32, TENSOR_FLOAT32, 8, 0, &p, "t"),
                      TENSOR_ERR_INVALID_ARGUMENT);
 }
 
@@ -62,16 +72,19 @@ static void test_compile(void **state) {
         return;
     }
     tt_jit_program p;
-    assert_int_equal(tt_jit_program_make(&softmax, 1, TENSOR_REDUCTION_F32, TENSOR_FLOAT16, TENSOR_FLOAT32, 8, &p, "t"),
+    assert_int_equal(tt_jit_program_make(&softmax, 1, TENSOR_REDUCTION_F32, TENSOR_FLOAT16, TENSOR_FLOAT32, 8, 3, &p, "t"),
                      TENSOR_OK);
     tt_jit_binary b;
     if (tt_jit_compile(&p, 90, &b, "t") != TENSOR_OK) fail_msg("compile: %s", tensor_last_error());
     assert_true(b.size > 1000);
-    for (int k = 0; k < TT_JIT_KERNELS; k++) assert_non_null(strstr(b.lowered[k], "tt_reduce"));
+    /* One kernel per program: the short-rows variant's lowered name, the others empty. */
+    for (int k = 0; k < TT_JIT_KERNELS; k++)
+        if (k == 3) assert_non_null(strstr(b.lowered[k], "short_rows_kernel"));
+        else assert_string_equal(b.lowered[k], "");
     tt_jit_binary_clear(&b);
     tt_jit_program_clear(&p);
     /* The accumulator's size is checked against the definition's. */
-    assert_int_equal(tt_jit_program_make(&softmax, 1, TENSOR_REDUCTION_F32, TENSOR_FLOAT32, TENSOR_FLOAT32, 12, &p, "t"),
+    assert_int_equal(tt_jit_program_make(&softmax, 1, TENSOR_REDUCTION_F32, TENSOR_FLOAT32, TENSOR_FLOAT32, 12, 0, &p, "t"),
                      TENSOR_OK);
     assert_int_equal(tt_jit_compile(&p, 90, &b, "t"), TENSOR_ERR_INVALID_ARGUMENT);
     assert_non_null(strstr(tensor_last_error(), "accumulator's size on the GPU differs"));
@@ -80,7 +93,7 @@ static void test_compile(void **state) {
     tensor_reduction_source broken = softmax;
     broken.code = "static float f(void) { return undefined_name; }\n";
     broken.acc_type = "float";
-    assert_int_equal(tt_jit_program_make(&broken, 1, TENSOR_REDUCTION_F32, TENSOR_FLOAT32, TENSOR_FLOAT32, 4, &p, "t"),
+    assert_int_equal(tt_jit_program_make(&broken, 1, TENSOR_REDUCTION_F32, TENSOR_FLOAT32, TENSOR_FLOAT32, 4, 0, &p, "t"),
                      TENSOR_OK);
     assert_int_equal(tt_jit_compile(&p, 90, &b, "t"), TENSOR_ERR_INVALID_ARGUMENT);
     assert_non_null(strstr(tensor_last_error(), "NVRTC could not compile"));
