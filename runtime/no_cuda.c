@@ -34,6 +34,15 @@ tensor_status tensor_cuda_set_stream(int device, void *stream) {
                         device);
 }
 
+tensor_status tensor_cuda_exchange_stream(int device, void *stream, void **previous) {
+    (void)stream;
+    if (previous == NULL)
+        return tensor_error(TENSOR_ERR_INVALID_ARGUMENT, "tensor_cuda_exchange_stream: argument 'previous' is NULL");
+    *previous = NULL;
+    return tensor_error(TENSOR_ERR_DEVICE,
+                        "tensor_cuda_exchange_stream: device cuda:%d: tinytensor was built without CUDA", device);
+}
+
 void *tensor_cuda_get_stream(int device) {
     (void)device;
     return NULL;

@@ -404,6 +404,30 @@ static void test_bad_device(void **state) {
 }
 
 #if TENSOR_HAVE_CUDA
+typedef struct {
+    void *seen_first; /* this thread's current stream before it set one */
+    int own_ok;       /* after setting its own, it reads that one back */
+    int result_ok;    /* a reduction on this thread's stream gave the right sum */
+} stream_probe;
+
+static void *other_thread_streams(void *p) {
+    stream_probe *pr = p;
+    pr->seen_first = tensor_cuda_get_stream(0);
+    cudaStream_t mine;
+    if (cudaStreamCreateWithFlags(&mine, cudaStreamNonBlocking) != cudaSuccess) return NULL;
+    pr->own_ok = tensor_cuda_set_stream(0, mine) == TENSOR_OK && tensor_cuda_get_stream(0) == (void *)mine;
+    tensor_t *x = tensor_ones(1, (int64_t[]){1000}, TENSOR_FLOAT32, tensor_cuda(0));
+    tensor_t *y = x ? tensor_sum(x, 0, false) : NULL;
+    float v = 0.0f;
+    pr->result_ok = y != NULL && tensor_to_buffer(y, &v, sizeof v) == TENSOR_OK && v == 1000.0f;
+    tensor_release(y);
+    tensor_release(x);
+    cudaStreamSynchronize(mine);
+    tensor_cuda_set_stream(0, NULL);
+    cudaStreamDestroy(mine);
+    return NULL;
+}
+
 static void test_streams(void **state) {
     (void)state;
     cudaStream_t s;
@@ -442,6 +466,29 @@ static void test_streams(void **state) {
     assert_ptr_equal(tensor_data(d), pa);
     assert_int_equal(stats0().num_device_mallocs, m0.num_device_mallocs + 2);
     tensor_release(d);
+
+    /* The current stream is per thread: another thread starts on the default stream, and what
+     * it sets does not change ours. */
+    stream_probe probe = {(void *)1, 0, 0};
+    pthread_t th;
+    assert_int_equal(pthread_create(&th, NULL, other_thread_streams, &probe), 0);
+    pthread_join(th, NULL);
+    assert_null(probe.seen_first);
+    assert_int_equal(probe.own_ok, 1);
+    assert_int_equal(probe.result_ok, 1);
+    assert_ptr_equal(tensor_cuda_get_stream(0), s);
+    /* exchange: set and hand back the one replaced */
+    void *prev = (void *)1;
+    assert_int_equal(tensor_cuda_exchange_stream(0, NULL, &prev), TENSOR_OK);
+    assert_ptr_equal(prev, s);
+    assert_null(tensor_cuda_get_stream(0));
+    assert_int_equal(tensor_cuda_exchange_stream(0, s, &prev), TENSOR_OK);
+    assert_null(prev);
+    assert_int_equal(tensor_cuda_exchange_stream(0, s, NULL), TENSOR_ERR_INVALID_ARGUMENT);
+    assert_error(TENSOR_ERR_INVALID_ARGUMENT, "tensor_cuda_exchange_stream: argument 'previous'");
+    assert_int_equal(tensor_cuda_exchange_stream(99, s, &prev), TENSOR_ERR_DEVICE);
+    assert_null(prev);
+    assert_ptr_equal(tensor_cuda_get_stream(0), s);
 
     /* The caller's duty before destroying a stream the library used: synchronize it. */
     assert_int_equal(cudaStreamSynchronize(s), cudaSuccess);
