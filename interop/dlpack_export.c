@@ -53,6 +53,8 @@ static tt_dlpack_export *export_new(const tensor_t *t, const char *func) {
         ctx->strides[i] = i < t->ndim ? t->strides[i] : 0;
     }
     ctx->storage = t->storage;
+    ctx->offset = t->offset;
+    ctx->dtype = t->dtype;
     DLTensor *dl = &ctx->m.versioned.dl_tensor; /* overwritten below for the legacy struct */
     /* Element [0, ...] itself with byte_offset 0, as PyTorch and numpy export: some consumers
      * ignore byte_offset. The specification asks for NULL when there is nothing to point at. */

@@ -105,7 +105,7 @@ static tensor_status own_view(const tt_dlpack_export *ctx, const tt_dlpack_layou
     tensor_storage *s = ctx->storage;
     if (!tensor_device_equal(s->device, l->device)) return TENSOR_OK;
     const int64_t esize = (int64_t)tensor_dtype_size(l->dtype);
-    int64_t offset = 0;
+    int64_t offset = l->dtype == ctx->dtype ? ctx->offset : 0; /* for a view without elements */
     if (l->numel > 0) {
         if (s->data == NULL || l->first < (char *)s->data) return TENSOR_OK;
         size_t delta = (size_t)(l->first - (char *)s->data);

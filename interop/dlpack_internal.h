@@ -21,6 +21,8 @@ typedef struct tt_dlpack_export {
         DLManagedTensor legacy;
     } m;
     tensor_storage *storage; /* one reference, and one count in storage->exports */
+    int64_t offset;          /* the exported view's, in elements (kept for views without elements) */
+    tensor_dtype dtype;
     int64_t shape[TENSOR_MAX_DIMS];
     int64_t strides[TENSOR_MAX_DIMS];
 } tt_dlpack_export;

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 
 #include "interop/npy.h"
@@ -165,6 +166,9 @@ tensor_status tensor_save_npy(const tensor_t *t, const char *path) {
     /* The close flushes the buffered tail: a full disk shows up here. */
     if (fclose(f) != 0 && st == TENSOR_OK)
         st = tensor_error(TENSOR_ERR_IO, "%s: cannot write '%s': %s", func, path, strerror(errno));
-    if (st != TENSOR_OK) remove(path); /* no half-written file that looks like an array */
+    /* No half-written file that looks like an array; but only a regular file goes: the path
+     * may name a device or a pipe. */
+    struct stat sb;
+    if (st != TENSOR_OK && stat(path, &sb) == 0 && S_ISREG(sb.st_mode)) remove(path);
     return st;
 }
