@@ -107,10 +107,12 @@ static tensor_status own_view(const tt_dlpack_export *ctx, const tt_dlpack_layou
     const int64_t esize = (int64_t)tensor_dtype_size(l->dtype);
     int64_t offset = l->dtype == ctx->dtype ? ctx->offset : 0; /* for a view without elements */
     if (l->numel > 0) {
-        if (s->data == NULL || l->first < (char *)s->data) return TENSOR_OK;
-        size_t delta = (size_t)(l->first - (char *)s->data);
-        if (delta % (size_t)esize != 0 || delta > s->nbytes || l->nbytes > s->nbytes - delta) return TENSOR_OK;
-        offset = (int64_t)delta / esize;
+        /* addresses as integers: the two pointers need not point into one object */
+        const uintptr_t base = (uintptr_t)s->data, first = (uintptr_t)l->first;
+        if (s->data == NULL || first < base) return TENSOR_OK;
+        const uintptr_t delta = first - base;
+        if (delta % (uintptr_t)esize != 0 || delta > s->nbytes || l->nbytes > s->nbytes - delta) return TENSOR_OK;
+        offset = (int64_t)(delta / (uintptr_t)esize);
     }
     *out = tensor_make(s, offset, l->ndim, l->sizes, l->strides, l->dtype, func);
     return *out != NULL ? TENSOR_OK : TENSOR_ERR_OUT_OF_MEMORY;
