@@ -35,10 +35,11 @@ TENSOR_API tensor_status tensor_save_npy(const tensor_t *t, const char *path);
  * Errors (NULL; the message names the reason): NULL path (TENSOR_ERR_INVALID_ARGUMENT), a bad
  * device (TENSOR_ERR_DEVICE), the file cannot be opened or read (TENSOR_ERR_IO), not a .npy
  * file, an unknown version, a malformed header, a header longer than 64 KiB, or a file shorter
- * than its header says (TENSOR_ERR_FORMAT, checked before any memory for the data is taken), a
- * descr we do not have (complex, structured, uint16, ...: TENSOR_ERR_DTYPE), more than
- * TENSOR_MAX_DIMS dims (TENSOR_ERR_INVALID_ARGUMENT), a shape whose element or byte count
- * overflows int64 (TENSOR_ERR_OVERFLOW), memory (TENSOR_ERR_OUT_OF_MEMORY). */
+ * than its header says (TENSOR_ERR_FORMAT; for a file that can seek, checked before any memory
+ * for the data is taken: a pipe is read until it ends), a descr we do not have (complex,
+ * structured, uint16, ...: TENSOR_ERR_DTYPE), more than TENSOR_MAX_DIMS dims
+ * (TENSOR_ERR_INVALID_ARGUMENT), a shape whose element or byte count overflows int64
+ * (TENSOR_ERR_OVERFLOW), memory (TENSOR_ERR_OUT_OF_MEMORY). */
 TENSOR_API tensor_t *tensor_load_npy(const char *path, tensor_device device);
 
 #ifdef __cplusplus
