@@ -10,6 +10,9 @@
 #include "npy_test_util.h"
 #include "interop/npy_internal.h"
 
+/* A literal's bytes, embedded NULs included, without its terminator. */
+#define write_lit(path, lit) write_bytes(path, lit, sizeof(lit) - 1)
+
 static void expect_load_error(const char *path, tensor_status status, const char *needle) {
     tensor_clear_error();
     tensor_t *t = tensor_load_npy(path, tensor_cpu());
@@ -95,34 +98,34 @@ static void test_bad_headers(void **state) {
 static void test_bad_preambles(void **state) {
     (void)state;
     const char *path = npy_path("pre.npy");
-    write_bytes(path, "", 0);
+    write_lit(path, "");
     expect_load_error(path, TENSOR_ERR_FORMAT, "empty file");
-    write_bytes(path, "PK\x03\x04 a zip, not an array", 26);
+    write_lit(path, "PK\x03\x04 a zip, not an array");
     expect_load_error(path, TENSOR_ERR_FORMAT, "not a .npy file");
-    write_bytes(path, "\x93NUMP", 5);
+    write_lit(path, "\x93NUMP");
     expect_load_error(path, TENSOR_ERR_FORMAT, "not a .npy file");
-    write_bytes(path, "\x93NUMPY\x01", 7);
+    write_lit(path, "\x93NUMPY\x01");
     expect_load_error(path, TENSOR_ERR_FORMAT, "truncated .npy preamble");
-    write_bytes(path, "\x93NUMPY\x01\x00\x40", 9);
+    write_lit(path, "\x93NUMPY\x01\x00\x40");
     expect_load_error(path, TENSOR_ERR_FORMAT, "truncated .npy preamble");
-    write_bytes(path, "\x93NUMPY\x02\x00\x40\x00\x00", 11);
+    write_lit(path, "\x93NUMPY\x02\x00\x40\x00\x00");
     expect_load_error(path, TENSOR_ERR_FORMAT, "truncated .npy preamble");
-    write_bytes(path, "\x93NUMPY\x04\x00\x40\x00\x00\x00", 12);
+    write_lit(path, "\x93NUMPY\x04\x00\x40\x00\x00\x00");
     expect_load_error(path, TENSOR_ERR_FORMAT, "version 4.0");
-    write_bytes(path, "\x93NUMPY\x01\x01\x40\x00\x00\x00", 12);
+    write_lit(path, "\x93NUMPY\x01\x01\x40\x00\x00\x00");
     expect_load_error(path, TENSOR_ERR_FORMAT, "version 1.1");
-    write_bytes(path, "\x93NUMPY\x00\x00\x40\x00\x00\x00", 12);
+    write_lit(path, "\x93NUMPY\x00\x00\x40\x00\x00\x00");
     expect_load_error(path, TENSOR_ERR_FORMAT, "version 0.0");
     /* a length beyond the limit (version 2: 4-byte lengths) */
-    write_bytes(path, "\x93NUMPY\x02\x00\x01\x00\x01\x00", 12);
+    write_lit(path, "\x93NUMPY\x02\x00\x01\x00\x01\x00");
     expect_load_error(path, TENSOR_ERR_FORMAT, "exceeds the limit of 65536");
-    write_bytes(path, "\x93NUMPY\x03\x00\xff\xff\xff\xff", 12);
+    write_lit(path, "\x93NUMPY\x03\x00\xff\xff\xff\xff");
     expect_load_error(path, TENSOR_ERR_FORMAT, "4294967295");
     /* a length longer than the file */
-    write_bytes(path, "\x93NUMPY\x01\x00\x00\x01{'descr'", 18);
+    write_lit(path, "\x93NUMPY\x01\x00\x00\x01{'descr'");
     expect_load_error(path, TENSOR_ERR_FORMAT, "truncated .npy file: the header needs 266 bytes, the file has 18");
     /* a length shorter than the preamble read */
-    write_bytes(path, "\x93NUMPY\x01\x00\x01\x00{}", 12);
+    write_lit(path, "\x93NUMPY\x01\x00\x01\x00{}");
     expect_load_error(path, TENSOR_ERR_FORMAT, "too short");
 }
 
