@@ -43,7 +43,7 @@ static tensor_status check_stream(const tensor_t *t, intptr_t stream, const char
 
 /* The export context for t, its DLTensor filled; the storage reference is taken. */
 static tt_dlpack_export *export_new(const tensor_t *t, const char *func) {
-    DLDataType dt;
+    DLDataType dt = {0, 0, 0};
     if (tensor_dtype_to_dlpack(t->dtype, &dt) != TENSOR_OK)
         return tensor_error_null(TENSOR_ERR_DTYPE, "%s: tensor of unknown dtype %d", func, (int)t->dtype);
     tt_dlpack_export *ctx = tt_malloc(sizeof *ctx);

@@ -122,7 +122,7 @@ static tensor_status own_view(const tt_dlpack_export *ctx, const tt_dlpack_layou
  * without any wait, release is the storage's end, own_ctx our export context if m is ours. */
 static tensor_t *import(void *m, const DLTensor *dl, void (*drop)(void *m), void (*release)(void *, void *),
                         const tt_dlpack_export *own_ctx, const char *func) {
-    tt_dlpack_layout l;
+    tt_dlpack_layout l = {0};
     if (tt_dlpack_layout_of(dl, &l, func) != TENSOR_OK) {
         drop(m);
         return NULL;

@@ -36,7 +36,7 @@ static tensor_status read_header(FILE *f, tt_npy_header *h, int64_t *left, const
     size_t got = fread(pre, 1, sizeof pre, f);
     if (got < sizeof pre && ferror(f)) return read_error(f, "header", sizeof pre, got, func);
     if (got == 0) return tensor_error(TENSOR_ERR_FORMAT, "%s: empty file (not a .npy file)", func);
-    size_t total;
+    size_t total = 0;
     if (tt_npy_header_size(pre, got, &total, func) != TENSOR_OK) return tensor_last_status();
     if (got > total) return tensor_error(TENSOR_ERR_FORMAT, "%s: .npy header length %zu is too short", func, total);
     uint8_t *buf = tt_malloc(total);
@@ -60,8 +60,8 @@ static void swap_bytes(uint8_t *p, int64_t n, size_t esize) {
 }
 
 tensor_t *tt_npy_read(FILE *f, tensor_device device, const char *func) {
-    tt_npy_header h;
-    int64_t left;
+    tt_npy_header h = {0};
+    int64_t left = -1;
     if (read_header(f, &h, &left, func) != TENSOR_OK) return NULL;
     /* Before allocating: a corrupt shape must not cost its size in memory. */
     if (left >= 0 && (uint64_t)left < h.data_bytes)
@@ -133,7 +133,7 @@ tensor_status tt_npy_write(const tensor_t *t, FILE *f, const char *func) {
     const bool cpu = t->storage->device.type == TENSOR_DEVICE_CPU;
     const bool fortran = cpu && t->ndim > 1 && !tensor_is_contiguous(t) && column_major(t);
     char header[1024];
-    size_t hlen;
+    size_t hlen = 0;
     if (tt_npy_format_header(t->dtype, fortran, t->ndim, t->sizes, header, sizeof header, &hlen, func) != TENSOR_OK)
         return tensor_last_status();
     const tensor_t *src = t;
@@ -157,7 +157,7 @@ tensor_status tensor_save_npy(const tensor_t *t, const char *path) {
     TENSOR_CHECK_NOT_NULL(path, func, "path");
     /* Checked before the file is opened, so an unsavable dtype leaves an existing file alone. */
     char probe[1024];
-    size_t plen;
+    size_t plen = 0;
     if (tt_npy_format_header(t->dtype, false, t->ndim, t->sizes, probe, sizeof probe, &plen, func) != TENSOR_OK)
         return tensor_last_status();
     FILE *f = fopen(path, "wb");

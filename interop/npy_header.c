@@ -120,7 +120,7 @@ static tensor_status shape_literal(cursor *c, tt_npy_header *h) {
     h->ndim = 0;
     if (accept(c, ')')) return TENSOR_OK;
     for (;;) {
-        int64_t v;
+        int64_t v = 0;
         if (h->ndim == TENSOR_MAX_DIMS) {
             /* a 17th size: refuse before storing it */
             return tensor_error(TENSOR_ERR_INVALID_ARGUMENT,
@@ -179,8 +179,8 @@ static tensor_status dict_literal(cursor *c, tt_npy_header *h) {
     int seen = 0;
     for (;;) {
         if (accept(c, '}')) break;
-        const uint8_t *key;
-        size_t klen;
+        const uint8_t *key = NULL;
+        size_t klen = 0;
         if (string_literal(c, &key, &klen) != TENSOR_OK) return tensor_last_status();
         int k = klen == 5 && memcmp(key, "descr", 5) == 0           ? KEY_DESCR
                 : klen == 13 && memcmp(key, "fortran_order", 13) == 0 ? KEY_FORTRAN
@@ -195,8 +195,8 @@ static tensor_status dict_literal(cursor *c, tt_npy_header *h) {
             if (peek(c, '['))
                 return tensor_error(TENSOR_ERR_DTYPE, "%s: the .npy file holds a structured dtype (a list descr), which "
                                     "tinytensor does not have", c->func);
-            const uint8_t *s;
-            size_t n;
+            const uint8_t *s = NULL;
+            size_t n = 0;
             if (string_literal(c, &s, &n) != TENSOR_OK) return tensor_last_status();
             if (descr_dtype(c, s, n, h) != TENSOR_OK) return tensor_last_status();
         } else if (k == KEY_FORTRAN) {
@@ -217,7 +217,7 @@ static tensor_status dict_literal(cursor *c, tt_npy_header *h) {
 }
 
 tensor_status tt_npy_parse_header(const uint8_t *buf, size_t len, tt_npy_header *out, const char *func) {
-    size_t total;
+    size_t total = 0;
     if (tt_npy_header_size(buf, len, &total, func) != TENSOR_OK) return tensor_last_status();
     if (len < total)
         return tensor_error(TENSOR_ERR_FORMAT, "%s: truncated .npy header (%zu of %zu bytes)", func, len, total);
