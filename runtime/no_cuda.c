@@ -73,6 +73,13 @@ tensor_status tensor_cuda_copy(tensor_t *dst, const tensor_t *src, const char *f
     return tensor_error(TENSOR_ERR_DEVICE, "%s: copy on a CUDA device: tinytensor was built without CUDA", func);
 }
 
+tensor_status tt_cuda_stream_handoff(int device, intptr_t consumer, const char *func) {
+    (void)consumer;
+    return tensor_error(TENSOR_ERR_DEVICE, "%s: device cuda:%d: tinytensor was built without CUDA", func, device);
+}
+
+void tt_cuda_device_sync_quiet(int device) { (void)device; }
+
 #else
 /* ISO C forbids an empty translation unit. */
 typedef int tensor_no_cuda_unused;

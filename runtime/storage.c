@@ -38,6 +38,7 @@ static tensor_storage *storage_struct(size_t nbytes, tensor_device device, tenso
     s->deleter = NULL;
     s->deleter_ctx = NULL;
     s->alloc_handle = NULL;
+    atomic_init(&s->exports, 0);
     return s;
 }
 
@@ -76,6 +77,11 @@ tensor_status tensor_storage_grow(tensor_storage *s, size_t nbytes, const char *
         return tensor_error(TENSOR_ERR_INVALID_ARGUMENT,
                             "%s: Trying to resize storage that is not resizable (caller memory of %zu bytes, %zu "
                             "needed)", func, s->nbytes, nbytes);
+    long exports = atomic_load_explicit(&s->exports, memory_order_acquire);
+    if (exports > 0)
+        return tensor_error(TENSOR_ERR_INVALID_ARGUMENT,
+                            "%s: Trying to resize storage that is not resizable (its memory is exported through DLPack "
+                            "%ld time%s and must not move)", func, exports, exports == 1 ? "" : "s");
     void *data = NULL, *handle = NULL;
     if (s->kind == TENSOR_STORAGE_CPU) {
         data = tensor_host_alloc(nbytes);
