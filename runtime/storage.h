@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "runtime/allocator.h"
 #include "runtime/device.h"
 #include "runtime/status.h"
 
@@ -28,6 +29,8 @@ typedef struct tensor_storage {
     void (*deleter)(void *data, void *ctx);
     void *deleter_ctx;
     void *alloc_handle; /* allocator-private (the CUDA block), NULL otherwise */
+    tensor_allocator host_allocator; /* TENSOR_STORAGE_CPU: the allocator that made data */
+    size_t host_bytes;               /* TENSOR_STORAGE_CPU: the size data was allocated with */
     /* Exports (DLPack) that gave `data` to another library: that library keeps the raw
      * address, so the block must not move (tensor_storage_grow refuses) while any is alive. */
     atomic_long exports;
