@@ -223,7 +223,9 @@ tensor_t *tt_ew_run(const ew_call *c) {
         params.ew_opmath_inputs = opmath;
         if (op == TENSOR_EW_ADD || op == TENSOR_EW_SUB) {
             params.scalar = c->alpha.type == TENSOR_SCALAR_FLOAT ? c->alpha.f : (double)c->alpha.i;
-            params.scalar_i = c->alpha.i;
+            /* PyTorch casts alpha to the common dtype: a bool op's alpha is alpha != 0, so that
+             * True + -1 * True stays True */
+            params.scalar_i = common == TENSOR_BOOL ? (int64_t)(c->alpha.i != 0) : c->alpha.i;
         } else if (op == TENSOR_EW_FILL) {
             const tensor_scalar *v = &c->alpha; /* fill's value travels in alpha */
             params.scalar = v->type == TENSOR_SCALAR_FLOAT ? v->f : (double)v->i;

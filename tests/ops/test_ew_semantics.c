@@ -571,6 +571,21 @@ static void test_out_of_another_dtype_gets_common_values(void **state) {
     tensor_release(of); tensor_release(m); tensor_release(oh); tensor_release(a); tensor_release(o64);
 }
 
+/* A bool op's alpha is cast to bool, as PyTorch casts alpha to the common dtype: True + -1 *
+ * True is True (found by fuzz_elementwise). */
+static void test_bool_alpha_is_cast_to_bool(void **state) {
+    (void)state;
+    tensor_t *t = ew_vec(TENSOR_BOOL, (double[]){1, 1, 0, 0}, 4), *u = ew_vec(TENSOR_BOOL, (double[]){1, 0, 1, 0}, 4);
+    tensor_t *r = tensor_add(t, u, I(-1));
+    ew_expect(r, TENSOR_BOOL, (double[]){1, 1, 1, 0}, 4);
+    tensor_t *rs = tensor_add_scalar(t, tensor_scalar_bool(true), I(-1));
+    ew_expect(rs, TENSOR_BOOL, (double[]){1, 1, 1, 1}, 4);
+    /* alpha 0 is False: a + 0 * b is a */
+    tensor_t *r0 = tensor_add(t, u, I(0));
+    ew_expect(r0, TENSOR_BOOL, (double[]){1, 1, 0, 0}, 4);
+    tensor_release(r); tensor_release(rs); tensor_release(r0); tensor_release(t); tensor_release(u);
+}
+
 /* ---- threads: the same bits for 1 and 4 threads, fast path and tiled path ---- */
 
 static void test_threads_and_paths_agree(void **state) {
@@ -661,6 +676,7 @@ static const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_copy_cast_fill),
     cmocka_unit_test(test_inplace_casting),
     cmocka_unit_test(test_out_of_another_dtype_gets_common_values),
+    cmocka_unit_test(test_bool_alpha_is_cast_to_bool),
     cmocka_unit_test(test_threads_and_paths_agree),
 };
 
