@@ -21,6 +21,7 @@
 #include "contract/dispatch.h"
 #include "ops/functors/ew_common.h"
 #include "runtime/error.h"
+#include "iterator/iter_internal.h"
 
 #define EW_TILE 256
 

@@ -15,6 +15,7 @@
 #include "runtime/alloc.h"
 #include "runtime/dtype.h"
 #include "runtime/error.h"
+#include "iterator/iter_internal.h"
 
 /* ---- semaphores: one buffer per device, zeroed once ----
  * The last CTA of each output column sets its counter back to 0 (reduce_kernel.cuh), so the

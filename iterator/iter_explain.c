@@ -4,6 +4,7 @@
 
 #include "iterator/iter_impl.h"
 #include "runtime/error.h"
+#include "iterator/iter_internal.h"
 
 /* snprintf into a fixed buffer while counting the full length. */
 typedef struct {

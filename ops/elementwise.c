@@ -8,6 +8,7 @@
 #include "ops/functors/ew_common.h"
 #include "runtime/error.h"
 #include "runtime/tensor_impl.h"
+#include "iterator/iter_internal.h"
 
 /* A 0-d CPU tensor of dtype holding the host scalar s. The value is cast to dtype with the
  * store rules (an INT scalar wraps into a narrower integer dtype: uint8 300 -> 44). It stays on

@@ -22,6 +22,7 @@
 #include <stdatomic.h>
 
 #include "fuzz_common.h"
+#include "iterator/iter_internal.h"
 
 /* The memory every defined operand lives in: views may overlap each other in it. */
 #define ARENA_BYTES 8192

@@ -5,6 +5,7 @@
 #include <stdio.h>
 
 #include "iter_test_util.h"
+#include "iterator/iter_internal.h"
 
 static int restore_threads(void **state) {
     (void)state;
