@@ -86,7 +86,7 @@ static tensor_status sc_reductions(int64_t n) {
     tensor_t *mv = NULL, *mi = NULL, *lo = NULL, *hi = NULL, *v = NULL, *m = NULL;
     tensor_status st = z ? tensor_max_dim(x, 1, true, &mv, &mi) : tensor_last_status();
     if (st == TENSOR_OK) st = tensor_aminmax(x, &d0, 1, false, &lo, &hi);
-    if (st == TENSOR_OK) st = tensor_var_mean(x, NULL, 0, 1.0, false, &v, &m);
+    if (st == TENSOR_OK) st = tensor_var_mean(x, 1.0, NULL, 0, false, &v, &m);
     disarm();
     assert_true(checksum(x) == before);
     tensor_t *all[] = {y, z, mv, mi, lo, hi, v, m, x};
