@@ -242,8 +242,12 @@ static int64_t hostile_i64(fz_reader *r) {
 
 static void hostile_calls(fz_reader *r, tensor_t *t) {
     unsigned which = fz_byte(r);
-    /* calls that may compute stay on small tensors: a fuzz input must run in a moment */
-    if (tensor_numel(t) > 4096 && (which % 8 == 4 || which % 8 == 6)) which = 0;
+    /* calls that may compute stay on small tensors: a fuzz input must run in a moment, and a
+     * sum over the empty dim of [0, 2^40] would allocate a result of 2^40 elements */
+    int64_t span = 1;
+    for (int d = 0; d < tensor_ndim(t); d++)
+        if (__builtin_mul_overflow(span, tensor_size(t, d) > 0 ? tensor_size(t, d) : 1, &span)) span = INT64_MAX;
+    if (span > 4096 && (which % 8 == 4 || which % 8 == 6)) which = 0;
     int64_t sizes[TENSOR_MAX_DIMS + 2];
     const int n = (int)fz_below(r, TENSOR_MAX_DIMS + 3) - 1;
     for (int d = 0; d < TENSOR_MAX_DIMS + 2; d++) sizes[d] = hostile_i64(r);
