@@ -763,14 +763,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                 if (red && variant != 2 && !fc.keepdim) continue;
                 sizes[n++] = red ? 1 : bshape[d];
             }
+            /* the inputs' shape may be huge (broadcast): then it does not fit the arena */
             int64_t running = 1;
+            bool fits = true;
             for (int d = n - 1; d >= 0; d--) {
                 const unsigned g = fz_byte(&r);
                 strides[d] = g % 16 == 0 ? 0 : running * (1 + (g >> 4) % 2); /* 0: an expanded output */
-                running = (strides[d] ? strides[d] : running) * (sizes[d] > 0 ? sizes[d] : 1);
+                fits = fits && !__builtin_mul_overflow(strides[d] ? strides[d] : running, sizes[d] > 0 ? sizes[d] : 1,
+                                                       &running) && running <= ARENA_BYTES;
+                if (!fits) break;
             }
             const tensor_dtype dt = one_dtype ? common_dt : fz_dtypes[fz_below(&r, FZ_NUM_DTYPES)];
-            if (running * (int64_t)fz_size(dt) + 512 <= ARENA_BYTES) {
+            if (fits && running * (int64_t)fz_size(dt) + 512 <= ARENA_BYTES) {
                 o->t = tensor_from_blob(arena + 8 * fz_below(&r, 64), n, sizes, strides, dt, tensor_cpu(), NULL, NULL);
                 if (o->t == NULL) fz_fail("tensor_from_blob refused an output view");
             } else {
