@@ -21,7 +21,9 @@
 /* Set in every detected value, so that 0 means "not detected yet". */
 #define TT_CPU_DETECTED 0x80000000u
 
-extern atomic_uint tt_cpu_feature_bits;
+/* hidden: read straight, not through the GOT (the library is built with hidden visibility,
+ * but a declaration does not say so) */
+extern atomic_uint tt_cpu_feature_bits __attribute__((visibility("hidden")));
 
 /* Detects, stores and returns the bits (TT_CPU_DETECTED set). */
 unsigned tt_cpu_features_detect(void);
