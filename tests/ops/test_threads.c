@@ -1,5 +1,5 @@
 /* The library driven from several threads at once (docs/threads.md): threads share read-only
- * inputs and run reductions (every fast path of the CPU sum, the generic driver), elementwise
+ * inputs and run reductions (the CPU sum's fast paths, the generic driver), elementwise
  * ops, scans, printing and user reductions, while another thread changes the thread count and
  * user reductions are registered, found and released. Every result must equal, bitwise, the
  * one computed alone on the main thread; each thread must see only its own errors.
