@@ -3,6 +3,7 @@
 # when nvcc is present; GPU tests skip without a GPU), the asan preset (the whole CPU suite
 # under AddressSanitizer + UndefinedBehaviorSanitizer) and, where clang has libFuzzer, the fuzz
 # preset (each libFuzzer target of tests/fuzz for TENSOR_FUZZ_SECONDS, 10 by default).
+# TENSOR_TEST_PRESETS picks others, e.g. "tsan" (ThreadSanitizer, about 6 minutes on 2 cores).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
