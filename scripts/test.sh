@@ -2,7 +2,7 @@
 # Builds and passes the tests on a fresh machine: the dev preset (CUDA code compiled and linked
 # when nvcc is present; GPU tests skip without a GPU), the asan preset (the whole CPU suite
 # under AddressSanitizer + UndefinedBehaviorSanitizer) and, where clang has libFuzzer, the fuzz
-# preset (each libFuzzer target of tests/fuzz for TENSOR_FUZZ_SECONDS, 10 by default).
+# preset (each libFuzzer target of tests/fuzz for TENSOR_FUZZ_SECONDS, 8 by default).
 # TENSOR_TEST_PRESETS picks others, e.g. "tsan" (ThreadSanitizer, about 6 minutes on 2 cores).
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -4,7 +4,9 @@
  * device; every result is checked against a reference computed before the threads start.
  * Then nothing may have grown: between the end of a warm-up phase and the end of the main
  * phase (threads joined both times), the resident set (/proc/self/statm), the heap in use
- * (glibc's mallinfo2) and the caching allocator's statistics stay flat.
+ * (glibc's mallinfo2) and the caching allocator's statistics stay flat, and the CPU storages
+ * alive (counted by a host allocator installed with tensor_set_host_allocator) are exactly the
+ * shared inputs' again.
  *
  * ctest runs a short fixed number of iterations (label soak). TENSOR_SOAK_SECONDS=N runs the
  * main phase for N seconds instead, sampling memory every second, and prints the figures.
@@ -39,7 +41,7 @@
 
 #define SOAK_THREADS 4
 #define SOAK_WARMUP_ITERS 50
-#define SOAK_MAIN_ITERS 500
+#define SOAK_MAIN_ITERS (SOAK_ASAN ? 150 : 500) /* ASan runs about 8 times slower */
 /* Growth allowed between the two quiescent points of the short run, and between warm-up and
  * any later sample of a long run: the allocator's pages and glibc's per-thread arenas settle
  * in the warm-up; what is left is page-granular noise. */
@@ -122,6 +124,7 @@ typedef struct mem_sample {
     int64_t rss_kib;
     int64_t heap_bytes; /* -1: not available */
     tensor_cuda_memory_stats cache;
+    long storages, storage_bytes; /* CPU storages alive, and their bytes */
 } mem_sample;
 
 static int64_t rss_kib(void) {
@@ -164,12 +167,34 @@ static tensor_status fake_free(void *ctx, int device, void *ptr, size_t nbytes) 
 }
 static tensor_block_cache *cache;
 
+/* ---- CPU storages, counted through the host allocator hook ---- */
+
+static atomic_long storages_live, storage_bytes_live, storages_made;
+static void *counting_alloc(void *ctx, size_t nbytes, size_t alignment) {
+    (void)ctx;
+    void *p = aligned_alloc(alignment, nbytes);
+    if (p != NULL) {
+        atomic_fetch_add(&storages_live, 1);
+        atomic_fetch_add(&storages_made, 1);
+        atomic_fetch_add(&storage_bytes_live, (long)nbytes);
+    }
+    return p;
+}
+static void counting_free(void *ctx, void *ptr, size_t nbytes) {
+    (void)ctx;
+    free(ptr);
+    atomic_fetch_sub(&storages_live, 1);
+    atomic_fetch_sub(&storage_bytes_live, (long)nbytes);
+}
+
 static mem_sample sample(void) {
     mem_sample m;
     m.rss_kib = rss_kib();
     m.heap_bytes = heap_in_use();
     memset(&m.cache, 0, sizeof m.cache);
     if (tensor_block_cache_get_stats(cache, 0, &m.cache, "soak") != TENSOR_OK) soak_fail("block cache stats failed");
+    m.storages = atomic_load(&storages_live);
+    m.storage_bytes = atomic_load(&storage_bytes_live);
     return m;
 }
 
@@ -370,6 +395,8 @@ static void run_phase(int64_t iters, double seconds, int64_t *done, int64_t *che
             if (m.rss_kib > peak->rss_kib) peak->rss_kib = m.rss_kib;
             if (m.heap_bytes > peak->heap_bytes) peak->heap_bytes = m.heap_bytes;
             if (m.cache.reserved > peak->cache.reserved) peak->cache.reserved = m.cache.reserved;
+            if (m.storages > peak->storages) peak->storages = m.storages;
+            if (m.storage_bytes > peak->storage_bytes) peak->storage_bytes = m.storage_bytes;
             if (base->rss_kib > 0 && m.rss_kib - base->rss_kib > 4 * SOAK_RSS_SLACK_KIB)
                 soak_fail("resident set grew by %lld KiB during the run", (long long)(m.rss_kib - base->rss_kib));
         }
@@ -383,10 +410,11 @@ static void run_phase(int64_t iters, double seconds, int64_t *done, int64_t *che
 }
 
 static void print_sample(const char *what, const mem_sample *m) {
-    printf("soak: %-9s rss %lld KiB, heap in use %lld bytes, allocator: allocated %llu reserved %llu mallocs %llu frees %llu\n",
-           what, (long long)m->rss_kib, (long long)m->heap_bytes, (unsigned long long)m->cache.allocated,
-           (unsigned long long)m->cache.reserved, (unsigned long long)m->cache.num_device_mallocs,
-           (unsigned long long)m->cache.num_device_frees);
+    printf("soak: %-9s rss %lld KiB, heap in use %lld bytes, CPU storages %ld (%ld bytes), caching allocator: "
+           "allocated %llu reserved %llu mallocs %llu frees %llu\n",
+           what, (long long)m->rss_kib, (long long)m->heap_bytes, m->storages, m->storage_bytes,
+           (unsigned long long)m->cache.allocated, (unsigned long long)m->cache.reserved,
+           (unsigned long long)m->cache.num_device_mallocs, (unsigned long long)m->cache.num_device_frees);
 }
 
 static void test_threaded_soak(void **state) {
@@ -407,8 +435,9 @@ static void test_threaded_soak(void **state) {
     run_phase(long_run ? 0 : SOAK_MAIN_ITERS, seconds, &done, &checks, long_run, &peak, &warm);
     const mem_sample end = sample();
 
-    printf("soak: %d threads, %lld warm-up + %lld main iterations, %lld checked results%s\n", SOAK_THREADS,
-           (long long)warm_done, (long long)done, (long long)checks, SOAK_ASAN ? " (AddressSanitizer)" : "");
+    printf("soak: %d threads, %lld warm-up + %lld main iterations, %lld checked results, %ld CPU storages made%s\n",
+           SOAK_THREADS, (long long)warm_done, (long long)done, (long long)checks, atomic_load(&storages_made),
+           SOAK_ASAN ? " (AddressSanitizer)" : "");
     print_sample("start", &start);
     print_sample("warm-up", &warm);
     if (long_run) print_sample("peak", &peak);
@@ -416,7 +445,11 @@ static void test_threaded_soak(void **state) {
     if (atomic_load(&failures) != 0) fail_msg("%d failed checks, the first: %s", atomic_load(&failures), first_failure);
     assert_true(done >= (long_run ? 1 : SOAK_THREADS * SOAK_MAIN_ITERS));
 
-    /* the allocator: nothing allocated at rest, and no new device memory after the warm-up */
+    /* CPU storages at rest: the shared inputs' and no other */
+    assert_int_equal(warm.storages, start.storages);
+    assert_int_equal(end.storages, start.storages);
+    assert_int_equal(end.storage_bytes, start.storage_bytes);
+    /* the caching allocator: nothing allocated at rest, and no new device memory after the warm-up */
     assert_int_equal(warm.cache.allocated, 0);
     assert_int_equal(end.cache.allocated, 0);
     assert_int_equal(end.cache.reserved, warm.cache.reserved);
@@ -435,6 +468,8 @@ static void test_threaded_soak(void **state) {
 
 static int setup(void **state) {
     (void)state;
+    const tensor_allocator counting = {counting_alloc, counting_free, NULL};
+    if (tensor_set_host_allocator(&counting) != TENSOR_OK) return -1;
     for (int i = 0; i < XR * XC; i++) x_vals[i] = (double)((i * 7) % 19 - 9);
     for (int j = 0; j < XC; j++) y_vals[j] = (double)(j % 5 - 2);
     for (int i = 0; i < 5 * 6 * 7; i++) i3_vals[i] = (int64_t)((i * 37) % 101) - 50;
@@ -482,7 +517,8 @@ static int teardown(void **state) {
     tensor_release(BIG);
     free(h_text);
     tensor_block_cache_destroy(cache);
-    return atomic_load(&fake_live_bytes) == 0 ? 0 : -1;
+    tensor_set_host_allocator(NULL);
+    return atomic_load(&fake_live_bytes) == 0 && atomic_load(&storages_live) == 0 ? 0 : -1;
 }
 
 static const struct CMUnitTest tests[] = {
