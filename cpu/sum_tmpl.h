@@ -24,11 +24,11 @@
  *                     on x86-64 GCC/Clang the entry points (row, rows_short, outer) come
  *                     in three variants, AVX-512F, AVX2 and baseline (AVX-512 loads of wide
  *                     outer rows run ~10% faster on Zen 5), chosen per CPU: by the loader
- *                     (target_clones, an ifunc) when TENSOR_HAVE_IFUNC, else by a test of
- *                     cpu/cpu_isa.h's cached features in each entry point. Ifuncs are
- *                     resolved while the loader relocates the library, before a sanitizer
- *                     runtime (ThreadSanitizer) can run the resolver's instrumented code,
- *                     which crashes; builds for those turn TENSOR_IFUNC off.
+ *                     (target_clones, an ifunc) when TENSOR_HAVE_IFUNC (GCC), else by a
+ *                     test of cpu/cpu_isa.h's cached features in each entry point. Ifuncs
+ *                     are resolved while the loader relocates the library, before a
+ *                     ThreadSanitizer runtime can run the resolver's instrumented code,
+ *                     which crashes; TSan builds turn TENSOR_IFUNC off.
  *
  * The arithmetic (what makes results reproducible and accurate). The ISA only changes how
  * many lanes one instruction handles, never which additions happen, so every variant gives
