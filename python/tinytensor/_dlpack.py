@@ -111,14 +111,14 @@ def export(t, stream=None, max_version=None, dl_device=None, copy=None):
         major, minor = tuple(max_version)[:2]
         if major == 1 and minor < 1 and src.dtype.name in _SINCE_1_1:
             raise BufferError("%s needs DLPack 1.1; the consumer reads at most %d.%d" % (src.dtype.name, major, minor))
-        flags = 0
-        if copied:
-            flags |= lib.DLPACK_FLAG_BITMASK_IS_COPIED
-        elif t.is_readonly:
-            flags |= lib.DLPACK_FLAG_BITMASK_READ_ONLY
+        flags = lib.DLPACK_FLAG_BITMASK_READ_ONLY if t.is_readonly and not copied else 0
         out = ffi.new("DLManagedTensorVersioned **")
         check(lib.tensor_to_dlpack_versioned(src._ptr, flags, cstream, out))
         managed = out[0]
+        if copied:
+            # The C export takes only the read-only flag; that the memory is a fresh copy the
+            # consumer owns alone is this function's knowledge.
+            managed.flags |= lib.DLPACK_FLAG_BITMASK_IS_COPIED
         if major == 1 and minor < VERSION[1]:
             # Same layout; the struct says the version the consumer can read.
             managed.version.minor = minor

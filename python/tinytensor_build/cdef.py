@@ -40,7 +40,9 @@ def _compiler():
 
 def _preprocess(repo, generated_dir, extra_args):
     args = _compiler() + ["-nostdinc", "-I", FAKE_LIBC, "-I", repo, "-I", os.path.join(repo, "include"),
-                          "-I", generated_dir, "-DTENSOR_STATIC_DEFINE", "-DTENSOR_DLPACK_ABI_CHECKED"]
+                          "-I", generated_dir, "-DTENSOR_STATIC_DEFINE", "-DTENSOR_DLPACK_ABI_CHECKED",
+                          # Attributes (visibility, format) mean nothing to cffi and trip pycparser.
+                          "-D__attribute__(x)="]
     args += extra_args + ["-x", "c", "-"]
     res = subprocess.run(args, input='#include "tinytensor.h"\n', capture_output=True, text=True)
     if res.returncode != 0:
