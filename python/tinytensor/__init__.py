@@ -25,6 +25,11 @@ from ._types import Size, device, dtype
 
 __version__ = _ffi.string(_lib.tensor_version_string()).decode()
 
+# The public classes under the package's name (tracebacks say tinytensor.TensorIndexError).
+for _cls in (Tensor, Size, device, dtype, TensorError, TensorIndexError, TensorIOError, TensorMemoryError,
+             TensorNotImplementedError, TensorRuntimeError, TensorTypeError, TensorValueError):
+    _cls.__module__ = __name__
+
 # Methods: each reduction takes the tensor first, so the function itself is the method.
 for _fn in _reduce.METHODS:
     setattr(Tensor, _fn.__name__, _fn)
@@ -47,4 +52,4 @@ half, float, double = float16, float32, float64  # noqa: F821 (set just above)
 short, int, long = int16, int32, int64  # noqa: F821
 
 __all__ = sorted(name for name in globals() if not name.startswith("_"))
-del _fn, _d
+del _fn, _d, _cls
