@@ -11,7 +11,7 @@ import operator
 
 from . import _types
 from ._lib import check, check_ptr, ffi, lib, snprintf_string
-from ._types import Size, as_device, as_dtype, device, dtype
+from ._types import Size, as_device, as_dtype, device
 
 INT64_MAX = (1 << 63) - 1
 INT64_MIN = -(1 << 63)
@@ -189,14 +189,15 @@ class Tensor:
 
     def tolist(self):
         """Nested lists of Python numbers (no numpy needed)."""
+        # Read as bool bytes, float64 or int64: each holds every value of its kind exactly.
         dt = self.dtype
         if dt.code == lib.TENSOR_BOOL:
-            host, code, kind = self, lib.TENSOR_BOOL, "B"
+            code, kind = lib.TENSOR_BOOL, "B"
         elif dt.is_floating_point:
-            host, code, kind = self, lib.TENSOR_FLOAT64, "d"
+            code, kind = lib.TENSOR_FLOAT64, "d"
         else:
-            host, code, kind = self, lib.TENSOR_INT64, "q"
-        host = _wrap(check_ptr(lib.tensor_to_dtype(host._ptr, code)))
+            code, kind = lib.TENSOR_INT64, "q"
+        host = _wrap(lib.tensor_to_dtype(self._ptr, code))
         values = array.array(kind, bytes(host.numel() * array.array(kind).itemsize))
         if values:
             check(lib.tensor_to_buffer(host._ptr, ffi.from_buffer(values), len(values) * values.itemsize))
