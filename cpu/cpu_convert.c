@@ -5,6 +5,7 @@
 #include "cpu/cpu_reduce.h"
 #include "runtime/dtype_convert.h"
 #include "runtime/error.h"
+#include "iterator/iter_internal.h"
 
 cpu_val_kind tt_cpu_val_kind_of(tensor_dtype dtype) {
     if (dtype == TENSOR_FLOAT64) return CPU_VAL_F64;

@@ -22,6 +22,7 @@
 #include "iterator/iterator.h"
 #include "contract/dispatch.h"
 #include "runtime/dtype.h"
+#include "iterator/iter_internal.h"
 
 /* Elements converted per call of a converter (the generic loops' tile). */
 #define CPU_TILE 256

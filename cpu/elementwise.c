@@ -21,6 +21,7 @@
 #include "contract/dispatch.h"
 #include "ops/functors/ew_common.h"
 #include "runtime/error.h"
+#include "iterator/iter_internal.h"
 
 #define EW_TILE 256
 
@@ -267,6 +268,15 @@ static void row(ew_ctx *c, char *const p[4], const int64_t s[4], int64_t n) {
             in[k] = &bufs[k];
         }
         if (!compute(c, in, cbuf, &out, obuf, m)) return;
+        /* PyTorch computes in the common dtype and only then casts into an out= or self of
+         * another dtype (int8 100 + 100 into int64 is -56; float16 1 / 3 into float32 is the
+         * float16 third): the compute type's result takes the common dtype's values first. */
+        if (!c->predicate && c->out_dtype != c->via) {
+            if (c->kind == TENSOR_EW_COMPUTE_F32 && c->via != TENSOR_FLOAT32)
+                for (int64_t i = 0; i < m; i++) out.f32[i] = tensor_ew_round_to_f32(c->via, out.f32[i]);
+            else if (c->kind == TENSOR_EW_COMPUTE_I64 && c->via != TENSOR_INT64)
+                for (int64_t i = 0; i < m; i++) out.i64[i] = tensor_ew_wrap_i64(c->via, out.i64[i]);
+        }
         char *dst = p[0] + off * s[0];
         if (c->predicate) store_bool(c->out_dtype, dst, s[0], obuf, m);
         else if (c->kind == TENSOR_EW_COMPUTE_F32) store_f32(c->out_dtype, dst, s[0], out.f32, m);

@@ -21,6 +21,7 @@
 #include "ops/functors/prod.h"
 #include "ops/functors/welford.h"
 #include "runtime/error.h"
+#include "iterator/iter_internal.h"
 
 /* ---- prod ---- */
 CPU_SIMPLE_REDUCTION(tensor_prod_f32, float, float, float, tt_cpu_store_f32)

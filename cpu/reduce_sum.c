@@ -247,6 +247,7 @@ static inline float ld_bf16(uint16_t v) { return cpu_bf16_to_f32(v); }
 #define SUMT_LANES 16
 #define SUMT_NANSKIP 1
 #include "cpu/sum_tmpl.h"
+#include "iterator/iter_internal.h"
 
 /* Short float32 rows: 8 rows at a time with AVX2 (cpu/sum_short_avx2.c, the same bits), the
  * rest (and a non-dense accumulator buffer) through the template. */

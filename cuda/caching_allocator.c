@@ -9,6 +9,7 @@
 #include "cuda/caching_allocator.h"
 #include "cuda/cuda_backend.h"
 #include "cuda/device_internal.h"
+#include "runtime/alloc.h"
 #include "runtime/error.h"
 
 static tensor_status raw_alloc(void *ctx, int device, size_t nbytes, void **ptr, const char *func) {
@@ -72,6 +73,9 @@ tensor_status tensor_cuda_alloc(int index, size_t nbytes, void **ptr, void **han
     TENSOR_CHECK_NOT_NULL(ptr, func, "ptr");
     TENSOR_CHECK_NOT_NULL(handle, func, "handle");
     if (nbytes == 0) return TENSOR_OK;
+    if (tt_fault_device_alloc_injected())
+        return tensor_error(TENSOR_ERR_OUT_OF_MEMORY, "%s: CUDA out of memory allocating %zu bytes (injected failure)",
+                            func, nbytes);
     tensor_block_cache *c = tensor_cuda_block_cache(func);
     if (c == NULL) return tensor_last_status();
     tensor_block *block = NULL;

@@ -63,6 +63,7 @@ extern "C" tensor_status tensor_cuda_copy(tensor_t *dst, const tensor_t *src, co
 
 #include "cuda/elementwise_ops.cuh"
 #include "cuda/elementwise_ops.h"
+#include "iterator/iter_internal.h"
 
 namespace {
 using tt_ew::EwCasts;

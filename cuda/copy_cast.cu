@@ -9,6 +9,7 @@
 #include "cuda/loops.cuh"
 #include "iterator/iterator.h"
 #include "runtime/error.h"
+#include "iterator/iter_internal.h"
 
 namespace {
 

@@ -5,6 +5,7 @@
 #define TENSOR_CUDA_BACKEND_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "runtime/device.h"
 #include "runtime/status.h"
@@ -27,6 +28,16 @@ tensor_status tensor_cuda_memcpy(void *dst, tensor_device dst_device, const void
  * same shape on the same CUDA device, any strides (src may be expanded), on the device's current
  * stream (asynchronous). Both borrowed. The elementwise engine does it (cuda/copy.cu). */
 tensor_status tensor_cuda_copy(tensor_t *dst, const tensor_t *src, const char *func);
+
+/* Orders `consumer` (a stream value of interop/dlpack.h: 0 or 1 legacy default, 2 per-thread
+ * default, else a cudaStream_t; -1 is the caller's "do nothing" and never reaches here) after
+ * the work queued so far on our current stream of CUDA device `device`: an event recorded on
+ * ours, waited for on theirs; nothing when the two are the same stream. The host does not
+ * block. Errors (TENSOR_ERR_CUDA, TENSOR_ERR_DEVICE) name func. */
+tensor_status tt_cuda_stream_handoff(int device, intptr_t consumer, const char *func);
+/* Waits for every stream of CUDA device `device` (release paths: errors are swallowed, there
+ * is no caller to tell). A no-op without CUDA. */
+void tt_cuda_device_sync_quiet(int device);
 
 #ifdef __cplusplus
 }

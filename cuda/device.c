@@ -87,6 +87,17 @@ tensor_status tensor_cuda_set_stream(int device, void *stream) {
     return TENSOR_OK;
 }
 
+tensor_status tensor_cuda_exchange_stream(int device, void *stream, void **previous) {
+    const char *func = "tensor_cuda_exchange_stream";
+    TENSOR_CHECK_NOT_NULL(previous, func, "previous");
+    *previous = NULL;
+    if (check_index(device, func) != TENSOR_OK) return TENSOR_ERR_DEVICE;
+    if (current_streams == NULL)
+        return tensor_error(TENSOR_ERR_OUT_OF_MEMORY, "%s: out of host memory for the stream table", func);
+    *previous = (void *)atomic_exchange_explicit(&current_streams[device], (uintptr_t)stream, memory_order_acq_rel);
+    return TENSOR_OK;
+}
+
 void *tensor_cuda_get_stream(int device) {
     int n = tensor_cuda_device_count();
     if (device < 0 || device >= n || current_streams == NULL) return NULL;

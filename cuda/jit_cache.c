@@ -130,7 +130,7 @@ int tt_jit_cache_load(const char *key, uint64_t hash, tt_jit_binary *bin) {
         ok = 1;
         for (int k = 0; k < TT_JIT_KERNELS && ok; k++) {
             uint64_t len;
-            ok = take(&r, &len, 8) == 0 && len > 0 && len < 4096 && len <= r.left &&
+            ok = take(&r, &len, 8) == 0 && len < 4096 && len <= r.left &&
                  (bin->lowered[k] = tt_malloc((size_t)len + 1)) != NULL;
             if (ok) {
                 take(&r, bin->lowered[k], (size_t)len);

@@ -18,6 +18,7 @@
 #include "cuda/reduce_host.h"
 #include "runtime/alloc.h"
 #include "runtime/error.h"
+#include "iterator/iter_internal.h"
 
 typedef int cu_result; /* CUresult: 0 is CUDA_SUCCESS */
 typedef struct tt_cu_module *cu_module;

@@ -42,6 +42,7 @@
 #include "iterator/iterator.h"
 #include "iterator/offset_calc.h"
 #include "runtime/error.h"
+#include "iterator/iter_internal.h"
 
 namespace tt_loops {
 

@@ -3,6 +3,7 @@
 
 #include "cuda/reduce_config.h"
 #include "runtime/error.h"
+#include "iterator/iter_internal.h"
 
 static int64_t div_up(int64_t a, int64_t b) { return (a + b - 1) / b; }
 static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }

@@ -63,6 +63,7 @@ const Lookup &lookup() {
 #define TT_REDUCE_DYN(T, F, N) \
     l.dyn[TABLE_##T][value_class<typename F::val_t>()][size_index(N)] = TT_REDUCE_DYN_NAME(T, F, N);
 #include "cuda/reduce_table.h"
+#include "iterator/iter_internal.h"
 #undef TT_REDUCE_TYPED
 #undef TT_REDUCE_DYN
         return l;

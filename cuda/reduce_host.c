@@ -12,8 +12,10 @@
 #include "cuda/cuda_backend.h"
 #include "cuda/device_internal.h"
 #include "cuda/reduce_host.h"
+#include "runtime/alloc.h"
 #include "runtime/dtype.h"
 #include "runtime/error.h"
+#include "iterator/iter_internal.h"
 
 /* ---- semaphores: one buffer per device, zeroed once ----
  * The last CTA of each output column sets its counter back to 0 (reduce_kernel.cuh), so the
@@ -46,7 +48,11 @@ static tensor_status get_semaphores(int device, const tensor_cuda_props *props, 
             sema_bytes[device] = 0;
         }
         void *p = NULL;
-        st = tensor_cuda_error(cudaMalloc(&p, bytes), func);
+        if (tt_fault_device_alloc_injected())
+            st = tensor_error(TENSOR_ERR_OUT_OF_MEMORY, "%s: CUDA out of memory allocating %zu bytes of semaphores "
+                              "(injected failure)", func, bytes);
+        else
+            st = tensor_cuda_error(cudaMalloc(&p, bytes), func);
         if (st == TENSOR_OK) st = tensor_cuda_error(cudaMemset(p, 0, bytes), func);
         if (st == TENSOR_OK) st = tensor_cuda_error(cudaDeviceSynchronize(), func);
         if (st == TENSOR_OK) {

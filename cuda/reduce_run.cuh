@@ -21,6 +21,7 @@
 #include "contract/dispatch.h"
 #include "runtime/dtype.h"
 #include "runtime/error.h"
+#include "iterator/iter_internal.h"
 
 namespace tt_reduce {
 

@@ -10,6 +10,7 @@
 #include "ops/elementwise.h"
 #include "ops/reduction.h"
 #include "ops/scan.h"
+#include "interop/interop.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -6,6 +6,7 @@
 #include "iterator/iter_impl.h"
 #include "iterator/iter_local.h"
 #include "runtime/error.h"
+#include "iterator/iter_internal.h"
 
 void tt_iter_clear(tensor_iter_t *it) {
     for (int a = 0; a < it->num_operands; a++) tensor_release(it->operands[a].tensor);

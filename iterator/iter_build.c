@@ -8,6 +8,7 @@
 #include "iterator/iter_build_impl.h"
 #include "iterator/iter_local.h"
 #include "runtime/error.h"
+#include "iterator/iter_internal.h"
 
 /* Byte strides per logical dim, right-aligned: 0 for missing leading dims and broadcast dims
  * (size 1 against a larger size). */

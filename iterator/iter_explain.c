@@ -4,6 +4,7 @@
 
 #include "iterator/iter_impl.h"
 #include "runtime/error.h"
+#include "iterator/iter_internal.h"
 
 /* snprintf into a fixed buffer while counting the full length. */
 typedef struct {
@@ -90,10 +91,13 @@ static void put_pieces(text *t, const tensor_iter_t *it) {
         return;
     }
     const int shown = 8;
+    /* Counting stops here: a huge broadcast view has billions of pieces, and explain must
+     * not take longer than the plan it describes takes to make. */
+    const int64_t counted = 1024;
     int64_t n = 0;
     const tensor_iter_t *p;
     put(t, "  32-bit indexing: no; pieces:\n");
-    while (tensor_iter_splitter_next(s, &p) == TENSOR_OK && p != NULL) {
+    while (n < counted && tensor_iter_splitter_next(s, &p) == TENSOR_OK && p != NULL) {
         if (n < shown) {
             put(t, "    piece %lld: shape ", (long long)n);
             put_list(t, p->ndim, p->shape);
@@ -103,7 +107,10 @@ static void put_pieces(text *t, const tensor_iter_t *it) {
         }
         n++;
     }
-    if (n > shown) put(t, "    ... %lld pieces in all\n", (long long)n);
+    if (n == counted && tensor_iter_splitter_next(s, &p) == TENSOR_OK && p != NULL)
+        put(t, "    ... more than %lld pieces in all\n", (long long)counted);
+    else if (n > shown)
+        put(t, "    ... %lld pieces in all\n", (long long)n);
     tensor_iter_splitter_free(s);
 }
 

@@ -4,6 +4,7 @@
 
 #include "iterator/iter_impl.h"
 #include "runtime/error.h"
+#include "iterator/iter_internal.h"
 
 #if TENSOR_HAVE_OPENMP
 #include <omp.h>

@@ -1,6 +1,7 @@
 /* Reduction queries on a built iterator: which computation dims are reduced, how many
  * outputs there are, and where a (split) piece starts in the reduced index space. */
 #include "iterator/iter_impl.h"
+#include "iterator/iter_internal.h"
 
 bool tensor_iter_is_reduction(const tensor_iter_t *iter) { return iter ? iter->is_reduction : false; }
 

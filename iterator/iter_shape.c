@@ -188,9 +188,15 @@ tensor_status tt_iter_compute_output_views(iter_build *b) {
             return tensor_error(TENSOR_ERR_SHAPE, "%s: output %d with shape %s doesn't match the broadcast shape %s",
                                 b->name, i, tt_iter_format_shape(s1, sizeof s1, op->vndim, op->vsizes),
                                 tt_iter_format_shape(s2, sizeof s2, b->ndim, b->shape));
-        if (b->reduction && op->vndim != b->ndim)
+        /* A pre-viewed reduction output has the shape's size or 1 on each dim. Without a declared
+         * shape it took part in broadcasting, which ensures that; a declared shape must be
+         * checked here, or a smaller output would be walked past its end. */
+        bool fits = b->reduction && op->vndim == b->ndim;
+        for (int d = 0; fits && d < b->ndim; d++) fits = op->vsizes[d] == b->shape[d] || op->vsizes[d] == 1;
+        if (b->reduction && !fits)
             return tensor_error(TENSOR_ERR_SHAPE,
-                                "%s: output %d with shape %s must have the rank of the shape %s (size 1 on reduced dims)",
+                                "%s: output %d with shape %s does not fit the shape %s (a reduction output has its "
+                                "rank, and on each dim its size or 1 if reduced)",
                                 b->name, i, tt_iter_format_shape(s1, sizeof s1, op->vndim, op->vsizes),
                                 tt_iter_format_shape(s2, sizeof s2, b->ndim, b->shape));
     }

@@ -6,6 +6,7 @@
 #include "runtime/alloc.h"
 #include "iterator/iter_impl.h"
 #include "runtime/error.h"
+#include "iterator/iter_internal.h"
 
 tensor_status tensor_iter_narrow(tensor_iter_t *iter, int dim, int64_t start, int64_t size) {
     TENSOR_CHECK_NOT_NULL(iter, "tensor_iter_narrow", "iter");

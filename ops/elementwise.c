@@ -8,6 +8,7 @@
 #include "ops/functors/ew_common.h"
 #include "runtime/error.h"
 #include "runtime/tensor_impl.h"
+#include "iterator/iter_internal.h"
 
 /* A 0-d CPU tensor of dtype holding the host scalar s. The value is cast to dtype with the
  * store rules (an INT scalar wraps into a narrower integer dtype: uint8 300 -> 44). It stays on
@@ -188,10 +189,18 @@ tensor_t *tt_ew_run(const ew_call *c) {
     tensor_kernel_fn kernel = tensor_dispatch_get(tt_ew_op_slot(op), device.type, func);
     if (kernel == NULL) return NULL;
 
-    /* out= (not in place, copy or fill: their output gives the shape) of another shape */
-    if (c->out != NULL && !c->in_place && op != TENSOR_EW_COPY && op != TENSOR_EW_FILL &&
-        resize_out(c, device) != TENSOR_OK)
-        return NULL;
+    /* out= (not in place, copy or fill: their output gives the shape) of another shape. A
+     * failure after the resize (a kernel error such as ZeroDivisionError) gives out its old
+     * shape back: a failing call never changes it (its storage may have grown). */
+    const bool may_resize = c->out != NULL && !c->in_place && op != TENSOR_EW_COPY && op != TENSOR_EW_FILL;
+    int old_ndim = 0;
+    int64_t old_sizes[TENSOR_MAX_DIMS], old_strides[TENSOR_MAX_DIMS];
+    if (may_resize) {
+        old_ndim = c->out->ndim;
+        memcpy(old_sizes, c->out->sizes, sizeof old_sizes);
+        memcpy(old_strides, c->out->strides, sizeof old_strides);
+        if (resize_out(c, device) != TENSOR_OK) return NULL;
+    }
 
     tensor_t *scalars[3] = {NULL, NULL, NULL};
     /* config and iterator on the stack: iterator/iter_local.h says why */
@@ -223,7 +232,9 @@ tensor_t *tt_ew_run(const ew_call *c) {
         params.ew_opmath_inputs = opmath;
         if (op == TENSOR_EW_ADD || op == TENSOR_EW_SUB) {
             params.scalar = c->alpha.type == TENSOR_SCALAR_FLOAT ? c->alpha.f : (double)c->alpha.i;
-            params.scalar_i = c->alpha.i;
+            /* PyTorch casts alpha to the common dtype: a bool op's alpha is alpha != 0, so that
+             * True + -1 * True stays True */
+            params.scalar_i = common == TENSOR_BOOL ? (int64_t)(c->alpha.i != 0) : c->alpha.i;
         } else if (op == TENSOR_EW_FILL) {
             const tensor_scalar *v = &c->alpha; /* fill's value travels in alpha */
             params.scalar = v->type == TENSOR_SCALAR_FLOAT ? v->f : (double)v->i;
@@ -239,6 +250,11 @@ done:
     tt_iter_clear(iter);
     tt_iter_config_clear(cfg);
     for (int k = 0; k < 3; k++) tensor_release(scalars[k]);
+    if (ret == NULL && may_resize) {
+        c->out->ndim = old_ndim;
+        memcpy(c->out->sizes, old_sizes, sizeof old_sizes);
+        memcpy(c->out->strides, old_strides, sizeof old_strides);
+    }
     return ret;
 }
 

@@ -7,6 +7,7 @@
 #include "ops/elementwise_internal.h"
 #include "runtime/error.h"
 #include "runtime/tensor_impl.h"
+#include "iterator/iter_internal.h"
 
 static ew_call call_init(const char *func, tensor_ew_op op) {
     ew_call c;

@@ -66,12 +66,12 @@ TENSOR_API tensor_t *tensor_argmin(const tensor_t *t, const int *dim, bool keepd
 
 /* ---- moments ---- */
 /* var = sum((x - mean)^2) / max(0, N - correction) (Welford). Floating dtypes only. */
-TENSOR_API tensor_t *tensor_var(const tensor_t *t, const int *dims, int ndims, double correction, bool keepdim);
-TENSOR_API tensor_t *tensor_std(const tensor_t *t, const int *dims, int ndims, double correction, bool keepdim);
+TENSOR_API tensor_t *tensor_var(const tensor_t *t, double correction, const int *dims, int ndims, bool keepdim);
+TENSOR_API tensor_t *tensor_std(const tensor_t *t, double correction, const int *dims, int ndims, bool keepdim);
 /* Both results as new references. */
-TENSOR_API tensor_status tensor_var_mean(const tensor_t *t, const int *dims, int ndims, double correction, bool keepdim,
+TENSOR_API tensor_status tensor_var_mean(const tensor_t *t, double correction, const int *dims, int ndims, bool keepdim,
                                          tensor_t **var, tensor_t **mean);
-TENSOR_API tensor_status tensor_std_mean(const tensor_t *t, const int *dims, int ndims, double correction, bool keepdim,
+TENSOR_API tensor_status tensor_std_mean(const tensor_t *t, double correction, const int *dims, int ndims, bool keepdim,
                                          tensor_t **std, tensor_t **mean);
 
 /* ---- norms and friends ---- */
@@ -116,9 +116,9 @@ TENSOR_API tensor_status tensor_aminmax_out(tensor_t *min, tensor_t *max, const 
                                             int ndims, bool keepdim);
 TENSOR_API tensor_status tensor_argmax_out(tensor_t *out, const tensor_t *t, const int *dim, bool keepdim);
 TENSOR_API tensor_status tensor_argmin_out(tensor_t *out, const tensor_t *t, const int *dim, bool keepdim);
-TENSOR_API tensor_status tensor_var_out(tensor_t *out, const tensor_t *t, const int *dims, int ndims, double correction,
+TENSOR_API tensor_status tensor_var_out(tensor_t *out, const tensor_t *t, double correction, const int *dims, int ndims,
                                         bool keepdim);
-TENSOR_API tensor_status tensor_std_out(tensor_t *out, const tensor_t *t, const int *dims, int ndims, double correction,
+TENSOR_API tensor_status tensor_std_out(tensor_t *out, const tensor_t *t, double correction, const int *dims, int ndims,
                                         bool keepdim);
 TENSOR_API tensor_status tensor_norm_out(tensor_t *out, const tensor_t *t, double p, const int *dims, int ndims,
                                          bool keepdim);

@@ -385,19 +385,19 @@ static tensor_status var_mean_impl(const char *func, bool take_sqrt, const tenso
     return TENSOR_OK;
 }
 
-tensor_t *tensor_var(const tensor_t *t, const int *dims, int ndims, double correction, bool keepdim) {
+tensor_t *tensor_var(const tensor_t *t, double correction, const int *dims, int ndims, bool keepdim) {
     tensor_t *v = NULL;
     if (var_mean_impl("tensor_var", false, t, dims, ndims, correction, keepdim, &v, NULL) != TENSOR_OK) return NULL;
     return v;
 }
 
-tensor_t *tensor_std(const tensor_t *t, const int *dims, int ndims, double correction, bool keepdim) {
+tensor_t *tensor_std(const tensor_t *t, double correction, const int *dims, int ndims, bool keepdim) {
     tensor_t *v = NULL;
     if (var_mean_impl("tensor_std", true, t, dims, ndims, correction, keepdim, &v, NULL) != TENSOR_OK) return NULL;
     return v;
 }
 
-tensor_status tensor_var_mean(const tensor_t *t, const int *dims, int ndims, double correction, bool keepdim,
+tensor_status tensor_var_mean(const tensor_t *t, double correction, const int *dims, int ndims, bool keepdim,
                               tensor_t **var, tensor_t **mean) {
     if (var == NULL || mean == NULL)
         return tensor_error(TENSOR_ERR_INVALID_ARGUMENT, "tensor_var_mean: argument '%s' is NULL", var ? "mean" : "var");
@@ -405,7 +405,7 @@ tensor_status tensor_var_mean(const tensor_t *t, const int *dims, int ndims, dou
     return var_mean_impl("tensor_var_mean", false, t, dims, ndims, correction, keepdim, var, mean);
 }
 
-tensor_status tensor_std_mean(const tensor_t *t, const int *dims, int ndims, double correction, bool keepdim,
+tensor_status tensor_std_mean(const tensor_t *t, double correction, const int *dims, int ndims, bool keepdim,
                               tensor_t **std, tensor_t **mean) {
     if (std == NULL || mean == NULL)
         return tensor_error(TENSOR_ERR_INVALID_ARGUMENT, "tensor_std_mean: argument '%s' is NULL", std ? "mean" : "std");

@@ -4,6 +4,7 @@
 
 #include "iterator/iter_local.h"
 #include "runtime/error.h"
+#include "iterator/iter_internal.h"
 
 /* The reduction iterator of a launch (and of its explain: the same build), in the caller's
  * storage (iterator/iter_local.h: no heap traffic per call). */

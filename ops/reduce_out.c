@@ -55,9 +55,9 @@ REDUCE_OUT(count_nonzero, (t, dims, ndims), const tensor_t *t, const int *dims, 
 REDUCE_OUT(argmax, (t, dim, keepdim), const tensor_t *t, const int *dim, bool keepdim)
 REDUCE_OUT(argmin, (t, dim, keepdim), const tensor_t *t, const int *dim, bool keepdim)
 REDUCE_OUT(norm, (t, p, dims, ndims, keepdim), const tensor_t *t, double p, const int *dims, int ndims, bool keepdim)
-REDUCE_OUT(var, (t, dims, ndims, correction, keepdim), const tensor_t *t, const int *dims, int ndims, double correction,
+REDUCE_OUT(var, (t, correction, dims, ndims, keepdim), const tensor_t *t, double correction, const int *dims, int ndims,
            bool keepdim)
-REDUCE_OUT(std, (t, dims, ndims, correction, keepdim), const tensor_t *t, const int *dims, int ndims, double correction,
+REDUCE_OUT(std, (t, correction, dims, ndims, keepdim), const tensor_t *t, double correction, const int *dims, int ndims,
            bool keepdim)
 
 /* Forms with a dtype= parameter: as tensor_sum_out, TENSOR_DTYPE_DEFAULT means out's dtype. */

@@ -19,6 +19,7 @@
 #include "ops/reduction_kit.h"
 #include "runtime/error.h"
 #include "runtime/tensor_impl.h"
+#include "iterator/iter_internal.h"
 
 #define REDUCTION_MAGIC 0x52454455u /* "REDU" */
 #define REDUCTION_NAME_MAX 64

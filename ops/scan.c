@@ -11,6 +11,7 @@
 #include "ops/scan.h"
 #include "runtime/error.h"
 #include "runtime/tensor_impl.h"
+#include "iterator/iter_internal.h"
 
 static const char *const scan_names[] = {"cumsum", "cumprod", "logcumsumexp", "cummax", "cummin"};
 

@@ -5,6 +5,7 @@
 #ifndef TENSOR_ALLOC_H
 #define TENSOR_ALLOC_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -17,5 +18,12 @@ void *tt_aligned_alloc(size_t alignment, size_t n);
 void tt_fault_fail_nth_host_alloc(int64_t n);
 /* Host allocations attempted since the hook was last called. */
 int64_t tt_fault_host_allocs(void);
+
+/* The same for device memory: a backend asks tt_fault_device_alloc_injected() before each
+ * device allocation it makes (the caching allocator's requests, scratch buffers) and fails
+ * that one with TENSOR_ERR_OUT_OF_MEMORY when it says so. */
+void tt_fault_fail_nth_device_alloc(int64_t n);
+int64_t tt_fault_device_allocs(void);
+bool tt_fault_device_alloc_injected(void);
 
 #endif

@@ -34,6 +34,15 @@ tensor_status tensor_cuda_set_stream(int device, void *stream) {
                         device);
 }
 
+tensor_status tensor_cuda_exchange_stream(int device, void *stream, void **previous) {
+    (void)stream;
+    if (previous == NULL)
+        return tensor_error(TENSOR_ERR_INVALID_ARGUMENT, "tensor_cuda_exchange_stream: argument 'previous' is NULL");
+    *previous = NULL;
+    return tensor_error(TENSOR_ERR_DEVICE,
+                        "tensor_cuda_exchange_stream: device cuda:%d: tinytensor was built without CUDA", device);
+}
+
 void *tensor_cuda_get_stream(int device) {
     (void)device;
     return NULL;
@@ -63,6 +72,13 @@ tensor_status tensor_cuda_copy(tensor_t *dst, const tensor_t *src, const char *f
     (void)src;
     return tensor_error(TENSOR_ERR_DEVICE, "%s: copy on a CUDA device: tinytensor was built without CUDA", func);
 }
+
+tensor_status tt_cuda_stream_handoff(int device, intptr_t consumer, const char *func) {
+    (void)consumer;
+    return tensor_error(TENSOR_ERR_DEVICE, "%s: device cuda:%d: tinytensor was built without CUDA", func, device);
+}
+
+void tt_cuda_device_sync_quiet(int device) { (void)device; }
 
 #else
 /* ISO C forbids an empty translation unit. */

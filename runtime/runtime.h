@@ -5,6 +5,7 @@
 #include "runtime/status.h"
 #include "runtime/dtype.h"
 #include "runtime/device.h"
+#include "runtime/allocator.h"
 #include "runtime/tensor.h"
 
 #endif

@@ -21,6 +21,8 @@ static const struct {
     [TENSOR_ERR_CUDA] = {"TENSOR_ERR_CUDA", "CUDA runtime error"},
     [TENSOR_ERR_NOT_IMPLEMENTED] = {"TENSOR_ERR_NOT_IMPLEMENTED", "not implemented"},
     [TENSOR_ERR_INTERNAL] = {"TENSOR_ERR_INTERNAL", "internal error (a library bug)"},
+    [TENSOR_ERR_IO] = {"TENSOR_ERR_IO", "file could not be opened, read or written"},
+    [TENSOR_ERR_FORMAT] = {"TENSOR_ERR_FORMAT", "malformed or truncated data"},
 };
 
 const char *tensor_status_name(tensor_status status) {

@@ -26,6 +26,8 @@ typedef enum tensor_status {
     TENSOR_ERR_CUDA = 8,             /* the CUDA runtime reported an error */
     TENSOR_ERR_NOT_IMPLEMENTED = 9,  /* a valid request this build cannot do (yet) */
     TENSOR_ERR_INTERNAL = 10,        /* a library bug: please report it */
+    TENSOR_ERR_IO = 11,              /* a file could not be opened, read or written */
+    TENSOR_ERR_FORMAT = 12,          /* malformed or truncated data in a file or a foreign tensor */
     TENSOR_STATUS_COUNT
 } tensor_status;
 

@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "runtime/allocator.h"
 #include "runtime/device.h"
 #include "runtime/status.h"
 
@@ -28,6 +29,11 @@ typedef struct tensor_storage {
     void (*deleter)(void *data, void *ctx);
     void *deleter_ctx;
     void *alloc_handle; /* allocator-private (the CUDA block), NULL otherwise */
+    tensor_allocator host_allocator; /* TENSOR_STORAGE_CPU: the allocator that made data */
+    size_t host_bytes;               /* TENSOR_STORAGE_CPU: the size data was allocated with */
+    /* Exports (DLPack) that gave `data` to another library: that library keeps the raw
+     * address, so the block must not move (tensor_storage_grow refuses) while any is alive. */
+    atomic_long exports;
 } tensor_storage;
 
 /* New storage of nbytes on device (refcount 1), or NULL with the last error set, naming func. */
@@ -38,9 +44,11 @@ tensor_storage *tensor_storage_wrap(void *data, size_t nbytes, tensor_device dev
 /* Grows s (in place: every tensor sharing s sees the change) to at least nbytes: a new block on
  * s's device receives the old bytes, the old block is freed, and s->data / nbytes / alloc_handle
  * point at the new one. Storage we allocated only (TENSOR_STORAGE_EXTERNAL is
- * TENSOR_ERR_INVALID_ARGUMENT: caller memory cannot be reallocated). nbytes <= s->nbytes is a
- * no-op. On failure (TENSOR_ERR_OUT_OF_MEMORY, ...) s is unchanged. Pointers into the old block
- * (tensor_data of any view) are invalid afterwards, as after PyTorch's storage resize. */
+ * TENSOR_ERR_INVALID_ARGUMENT: caller memory cannot be reallocated), and none with live exports
+ * (TENSOR_ERR_INVALID_ARGUMENT as well: the other library holds the old address). nbytes <=
+ * s->nbytes is a no-op. On failure (TENSOR_ERR_OUT_OF_MEMORY, ...) s is unchanged. Pointers into
+ * the old block (tensor_data of any view) are invalid afterwards, as after PyTorch's storage
+ * resize. */
 tensor_status tensor_storage_grow(tensor_storage *s, size_t nbytes, const char *func);
 void tensor_storage_retain(tensor_storage *s);
 void tensor_storage_release(tensor_storage *s);

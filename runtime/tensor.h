@@ -135,7 +135,8 @@ TENSOR_API tensor_t *tensor_to_dtype(const tensor_t *t, tensor_dtype dtype);
  * elements are uninitialised. Errors (t unchanged): a NULL t, a negative size or ndim outside
  * [0, TENSOR_MAX_DIMS] (TENSOR_ERR_INVALID_ARGUMENT), sizes whose element or byte count overflows
  * (TENSOR_ERR_OVERFLOW), a storage that must grow but wraps caller memory (tensor_from_blob:
- * TENSOR_ERR_INVALID_ARGUMENT, "not resizable": we cannot reallocate memory we do not own),
+ * TENSOR_ERR_INVALID_ARGUMENT, "not resizable": we cannot reallocate memory we do not own; so is a
+ * storage exported through DLPack while the export lives: the consumer holds its address),
  * and a failed allocation (TENSOR_ERR_OUT_OF_MEMORY). Not synchronised: resizing a tensor
  * while another thread uses a tensor of the same storage is a data race. */
 TENSOR_API tensor_status tensor_resize_(tensor_t *t, int ndim, const int64_t *sizes);

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Everything that needs the GPU, in one run on the device machine: build (Release, CUDA, sm_90),
-# every ctest test (the GPU ones for real), compute-sanitizer memcheck and racecheck over the
+# every ctest test (the GPU ones for real), compute-sanitizer memcheck, racecheck, initcheck and
+# synccheck over the
 # CUDA test executables, then bench/run_device.sh when it exists.
 #
 # The device machine has no package registry: run scripts/fetch-device-deps.sh here first, then
@@ -8,7 +9,7 @@
 #     run(command="bash scripts/device.sh", carry=[".deps"])
 # Logs go to $OUT (the device tool brings back at most 8 files), a short summary to stdout.
 # Knobs (environment): BUILD_DIR, JOBS, CMAKE_EXTRA, CTEST_TIMEOUT, SAN_TIMEOUT, SAN_TOOLS (default
-# "memcheck racecheck"), BENCH_REPS, and
+# "memcheck racecheck initcheck synccheck"), BENCH_REPS, and
 # PROFILE=1 (bench/cuda/profile.sh after the benchmarks), SKIP_TESTS / SKIP_SAN / SKIP_BENCH = 1 to leave a step out (split a long run over two calls:
 # the build folder stays on a warm machine).
 # Exit status: 0 when the build, ctest and both sanitizers passed, 1 otherwise.
@@ -133,8 +134,13 @@ SANITIZER=$(command -v compute-sanitizer || ls /usr/local/cuda/bin/compute-sanit
 if [ "${SKIP_SAN:-0}" = 1 ]; then
   say "compute-sanitizer: skipped (SKIP_SAN=1)"
 elif [ -n "$SANITIZER" ]; then
-  case " ${SAN_TOOLS:-memcheck racecheck} " in *" memcheck "*) sanitize memcheck --leak-check full ;; esac
-  case " ${SAN_TOOLS:-memcheck racecheck} " in *" racecheck "*) sanitize racecheck --racecheck-report analysis ;; esac
+  tools=" ${SAN_TOOLS:-memcheck racecheck initcheck synccheck} "
+  case "$tools" in *" memcheck "*) sanitize memcheck --leak-check full ;; esac
+  case "$tools" in *" racecheck "*) sanitize racecheck --racecheck-report analysis ;; esac
+  # initcheck: a read of device memory nothing wrote; synccheck: barriers and warp syncs used
+  # where not every thread that must reach them does.
+  case "$tools" in *" initcheck "*) sanitize initcheck ;; esac
+  case "$tools" in *" synccheck "*) sanitize synccheck ;; esac
 else
   say "compute-sanitizer: not found"
   failed=1

@@ -25,11 +25,11 @@ lib = tt_ctypes.load(build_dir)
 p, ip = ctypes.c_void_p, ctypes.POINTER(ctypes.c_int)
 for name in ("tensor_var", "tensor_std"):
     getattr(lib, name).restype = p
-    getattr(lib, name).argtypes = [p, ip, ctypes.c_int, ctypes.c_double, ctypes.c_bool]
+    getattr(lib, name).argtypes = [p, ctypes.c_double, ip, ctypes.c_int, ctypes.c_bool]
 lib.tensor_mean.restype = p
 lib.tensor_mean.argtypes = [p, ip, ctypes.c_int, ctypes.c_bool, ctypes.c_int]
 lib.tensor_var_mean.restype = ctypes.c_int
-lib.tensor_var_mean.argtypes = [p, ip, ctypes.c_int, ctypes.c_double, ctypes.c_bool, ctypes.POINTER(p), ctypes.POINTER(p)]
+lib.tensor_var_mean.argtypes = [p, ctypes.c_double, ip, ctypes.c_int, ctypes.c_bool, ctypes.POINTER(p), ctypes.POINTER(p)]
 lib.tensor_aminmax.restype = ctypes.c_int
 lib.tensor_aminmax.argtypes = [p, ip, ctypes.c_int, ctypes.c_bool, ctypes.POINTER(p), ctypes.POINTER(p)]
 
@@ -56,13 +56,13 @@ def ours_fn(op, v, dims):
 
     def call():
         if op == "var":
-            r = [lib.tensor_var(v, arr, nd, 1.0, False)]
+            r = [lib.tensor_var(v, 1.0, arr, nd, False)]
         elif op == "std":
-            r = [lib.tensor_std(v, arr, nd, 1.0, False)]
+            r = [lib.tensor_std(v, 1.0, arr, nd, False)]
         elif op == "mean":
             r = [lib.tensor_mean(v, arr, nd, False, -1)]
         elif op == "var_mean":
-            r = [a.value, b.value] if lib.tensor_var_mean(v, arr, nd, 1.0, False, ctypes.byref(a), ctypes.byref(b)) == 0 else [None]
+            r = [a.value, b.value] if lib.tensor_var_mean(v, 1.0, arr, nd, False, ctypes.byref(a), ctypes.byref(b)) == 0 else [None]
         else:
             r = [a.value, b.value] if lib.tensor_aminmax(v, arr, nd, False, ctypes.byref(a), ctypes.byref(b)) == 0 else [None]
         if not r[0]:

@@ -181,7 +181,7 @@ typedef tensor_t *(*reduce_fn)(const tensor_t *x, const int *dims, int ndims);
 static tensor_t *do_sum(const tensor_t *x, const int *d, int n) { return tensor_sum_dims(x, d, n, false, TENSOR_DTYPE_DEFAULT); }
 static tensor_t *do_mean(const tensor_t *x, const int *d, int n) { return tensor_mean(x, d, n, false, TENSOR_DTYPE_DEFAULT); }
 static tensor_t *do_nanmean(const tensor_t *x, const int *d, int n) { return tensor_nanmean(x, d, n, false, TENSOR_DTYPE_DEFAULT); }
-static tensor_t *do_var(const tensor_t *x, const int *d, int n) { return tensor_var(x, d, n, 1.0, false); }
+static tensor_t *do_var(const tensor_t *x, const int *d, int n) { return tensor_var(x, 1.0, d, n, false); }
 static tensor_t *do_norm3(const tensor_t *x, const int *d, int n) { return tensor_norm(x, 3.0, d, n, false); }
 static tensor_t *do_lse(const tensor_t *x, const int *d, int n) { return tensor_logsumexp(x, d, n, false); }
 static tensor_t *do_argmax(const tensor_t *x, const int *d, int n) { return tensor_argmax(x, n ? d : NULL, false); }

@@ -230,7 +230,7 @@ static tensor_t *do_sum(const tensor_t *x, const int *d, int n) { return tensor_
 static tensor_t *do_mean(const tensor_t *x, const int *d, int n) { return tensor_mean(x, d, n, false, TENSOR_DTYPE_DEFAULT); }
 static tensor_t *do_nanmean(const tensor_t *x, const int *d, int n) { return tensor_nanmean(x, d, n, false, TENSOR_DTYPE_DEFAULT); }
 static tensor_t *do_amax(const tensor_t *x, const int *d, int n) { return tensor_amax(x, d, n, false); }
-static tensor_t *do_var(const tensor_t *x, const int *d, int n) { return tensor_var(x, d, n, 1.0, false); }
+static tensor_t *do_var(const tensor_t *x, const int *d, int n) { return tensor_var(x, 1.0, d, n, false); }
 static tensor_t *do_argmax(const tensor_t *x, const int *d, int n) { return n == 1 ? tensor_argmax(x, d, false) : NULL; }
 
 static void threads_case(const tensor_t *x, reduce_fn fn, const int *dims, int ndims, const char *what) {

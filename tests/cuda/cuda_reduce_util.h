@@ -150,13 +150,13 @@ static inline void cr_run(const op_spec *s, const tensor_t *t, const int *dims, 
     case OP_MIN_DIM:
         if (tensor_min_dim(t, d0, keepdim, &r[0], &r[1]) != TENSOR_OK) r[0] = r[1] = NULL;
         break;
-    case OP_VAR: r[0] = tensor_var(t, dims, ndims, s->p, keepdim); break;
-    case OP_STD: r[0] = tensor_std(t, dims, ndims, s->p, keepdim); break;
+    case OP_VAR: r[0] = tensor_var(t, s->p, dims, ndims, keepdim); break;
+    case OP_STD: r[0] = tensor_std(t, s->p, dims, ndims, keepdim); break;
     case OP_VAR_MEAN:
-        if (tensor_var_mean(t, dims, ndims, s->p, keepdim, &r[0], &r[1]) != TENSOR_OK) r[0] = r[1] = NULL;
+        if (tensor_var_mean(t, s->p, dims, ndims, keepdim, &r[0], &r[1]) != TENSOR_OK) r[0] = r[1] = NULL;
         break;
     case OP_STD_MEAN:
-        if (tensor_std_mean(t, dims, ndims, s->p, keepdim, &r[0], &r[1]) != TENSOR_OK) r[0] = r[1] = NULL;
+        if (tensor_std_mean(t, s->p, dims, ndims, keepdim, &r[0], &r[1]) != TENSOR_OK) r[0] = r[1] = NULL;
         break;
     case OP_AMINMAX:
         if (tensor_aminmax(t, dims, ndims, keepdim, &r[0], &r[1]) != TENSOR_OK) r[0] = r[1] = NULL;

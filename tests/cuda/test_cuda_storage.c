@@ -404,6 +404,11 @@ static void test_bad_device(void **state) {
 }
 
 #if TENSOR_HAVE_CUDA
+static void *read_stream(void *p) {
+    *(void **)p = tensor_cuda_get_stream(0);
+    return NULL;
+}
+
 static void test_streams(void **state) {
     (void)state;
     cudaStream_t s;
@@ -442,6 +447,25 @@ static void test_streams(void **state) {
     assert_ptr_equal(tensor_data(d), pa);
     assert_int_equal(stats0().num_device_mallocs, m0.num_device_mallocs + 2);
     tensor_release(d);
+
+    /* The current stream is process-wide: another thread sees it. */
+    void *seen = NULL;
+    pthread_t th;
+    assert_int_equal(pthread_create(&th, NULL, read_stream, &seen), 0);
+    pthread_join(th, NULL);
+    assert_ptr_equal(seen, s);
+    /* exchange: set and hand back the one replaced */
+    void *prev = (void *)1;
+    assert_int_equal(tensor_cuda_exchange_stream(0, NULL, &prev), TENSOR_OK);
+    assert_ptr_equal(prev, s);
+    assert_null(tensor_cuda_get_stream(0));
+    assert_int_equal(tensor_cuda_exchange_stream(0, s, &prev), TENSOR_OK);
+    assert_null(prev);
+    assert_int_equal(tensor_cuda_exchange_stream(0, s, NULL), TENSOR_ERR_INVALID_ARGUMENT);
+    assert_error(TENSOR_ERR_INVALID_ARGUMENT, "tensor_cuda_exchange_stream: argument 'previous'");
+    assert_int_equal(tensor_cuda_exchange_stream(99, s, &prev), TENSOR_ERR_DEVICE);
+    assert_null(prev);
+    assert_ptr_equal(tensor_cuda_get_stream(0), s);
 
     /* The caller's duty before destroying a stream the library used: synchronize it. */
     assert_int_equal(cudaStreamSynchronize(s), cudaSuccess);

@@ -340,6 +340,47 @@ static void test_jit_matches_cpu(void **state) {
 #endif
 }
 
+/* The run-time compiled engine is the precompiled one: a user sum gives tensor_sum's bytes on
+ * every layout path (same plan, same order of additions). */
+static void test_jit_bitwise_builtin(void **state) {
+    (void)state;
+#if TENSOR_HAVE_CUDA
+    if (tt_jit_nvrtc_available("test") != TENSOR_OK) return;
+    tensor_reduction *sum = jit_def("jit_sum_bitwise", 1, sizeof(float), jsum_fns, TENSOR_REDUCTION_DTYPE_SUM);
+    const int64_t s[2] = {300, 2000}, sh[2] = {4099, 24};
+    const tensor_dtype dts[2] = {TENSOR_FLOAT32, TENSOR_FLOAT16};
+    const int d0 = 0, d1 = 1;
+    for (int k = 0; k < 2; k++) {
+        for (int shape = 0; shape < 2; shape++) {
+            tensor_t *c = tensor_rand(2, shape ? sh : s, (uint64_t)(40 + k), dts[k], tensor_cpu());
+            assert_non_null(c);
+            tensor_t *g = ct_to_gpu(c);
+            const tensor_t *in[1] = {g};
+            const int *dims[3] = {&d0, &d1, NULL};
+            for (int m = 0; m < 3; m++) {
+                const int nd = dims[m] ? 1 : 0;
+                tensor_t *u = tensor_reduce(sum, in, 1, dims[m], nd, false, TENSOR_DTYPE_DEFAULT);
+                tensor_t *b = tensor_sum_dims(g, dims[m], nd, false, TENSOR_DTYPE_DEFAULT);
+                if (u == NULL || b == NULL) fail_msg("%s", tensor_last_error());
+                assert_int_equal(tensor_get_dtype(u), tensor_get_dtype(b));
+                assert_int_equal(tensor_numel(u), tensor_numel(b));
+                void *hu = ct_download(u), *hb = ct_download(b);
+                if (memcmp(hu, hb, ct_nbytes(u)) != 0)
+                    fail_msg("user sum differs from tensor_sum: %s [%lld, %lld], dims case %d",
+                             tensor_dtype_name(dts[k]), (long long)(shape ? sh : s)[0], (long long)(shape ? sh : s)[1], m);
+                free(hu);
+                free(hb);
+                tensor_release(u);
+                tensor_release(b);
+            }
+            tensor_release(g);
+            tensor_release(c);
+        }
+    }
+    assert_int_equal(tensor_reduction_release(sum), TENSOR_OK);
+#endif
+}
+
 /* Compiled once per process (memory), then from disk in a "new process" (the loaded sets
  * forgotten), and explain says which. */
 static void test_jit_caches(void **state) {
@@ -453,6 +494,7 @@ static const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_vecdot_errors),
     cmocka_unit_test(test_user_reduction_refuses_cuda),
     cmocka_unit_test(test_jit_matches_cpu),
+    cmocka_unit_test(test_jit_bitwise_builtin),
     cmocka_unit_test(test_jit_caches),
     cmocka_unit_test(test_jit_race),
     cmocka_unit_test(test_jit_errors),

@@ -86,9 +86,9 @@ static void check_offset(const offset_case *c, const tensor_t *g, const int64_t 
     snprintf(what, sizeof what, "%s %s, offset %g", layout, tensor_dtype_name(c->dt), c->offset);
     const int *dims = dim < 0 ? NULL : &dim;
     int ndims = dim < 0 ? 0 : 1;
-    tensor_t *v = tensor_var(g, dims, ndims, 1.0, false), *s = tensor_std(g, dims, ndims, 1.0, false);
+    tensor_t *v = tensor_var(g, 1.0, dims, ndims, false), *s = tensor_std(g, 1.0, dims, ndims, false);
     tensor_t *vm = NULL, *mm = NULL;
-    if (v == NULL || s == NULL || tensor_var_mean(g, dims, ndims, 1.0, false, &vm, &mm) != TENSOR_OK)
+    if (v == NULL || s == NULL || tensor_var_mean(g, 1.0, dims, ndims, false, &vm, &mm) != TENSOR_OK)
         fail_msg("%s: %s", what, tensor_last_error());
     const tensor_t *outs[4] = {v, s, vm, mm};
     const char *names[4] = {"var", "std", "var_mean.var", "var_mean.mean"};
@@ -161,7 +161,7 @@ static void test_arange_offset(void **state) {
     tensor_t *c = tensor_from_buffer(x, 1, &n, TENSOR_FLOAT32, tensor_cpu());
     assert_non_null(c);
     tensor_t *g = ct_to_gpu(c);
-    tensor_t *v = tensor_var(g, NULL, 0, 1.0, false);
+    tensor_t *v = tensor_var(g, 1.0, NULL, 0, false);
     assert_non_null(v);
     float got;
     assert_int_equal(tensor_to_buffer(v, &got, sizeof got), TENSOR_OK);

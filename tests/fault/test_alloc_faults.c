@@ -3,9 +3,11 @@
  * Every failure must return an error status (TENSOR_ERR_OUT_OF_MEMORY) with a message naming
  * the function, and leave the caller's tensors unchanged; leaks are caught by the asan preset's
  * LeakSanitizer (every scenario releases everything it made). */
+#define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "test_main.h"
 #include "ops/reduction_kit.h"
@@ -213,6 +215,88 @@ static tensor_status sc_overlap_check(int64_t n) {
     return st;
 }
 
+/* DLPack: our exports (versioned and legacy), each coming back, and a foreign import. An
+ * import owns its struct even when it fails: the foreign deleter runs exactly once whatever
+ * allocation failed. */
+static int foreign_deletes;
+static void foreign_delete(DLManagedTensorVersioned *self) {
+    foreign_deletes++;
+    free(self);
+}
+
+static tensor_status sc_dlpack(int64_t n) {
+    tensor_t *x = filled(2, (int64_t[]){6, 7}, 13);
+    tensor_t *xt = tensor_transpose(x, 0, 1);
+    const uint64_t before = checksum(x);
+    static float buf[12];
+    static int64_t shape[2] = {3, 4};
+    DLManagedTensorVersioned *foreign = calloc(1, sizeof *foreign);
+    assert_non_null(foreign);
+    foreign->version.major = 1;
+    foreign->deleter = foreign_delete;
+    foreign->dl_tensor = (DLTensor){buf, {kDLCPU, 0}, 2, {kDLFloat, 32, 1}, shape, NULL, 0};
+    foreign_deletes = 0;
+    arm(n);
+    DLManagedTensorVersioned *mv = NULL;
+    DLManagedTensor *ml = NULL;
+    tensor_t *own_v = NULL, *own_l = NULL, *imp = NULL;
+    tensor_status st = tensor_to_dlpack_versioned(xt, 0, -1, &mv);
+    if (st == TENSOR_OK) st = tensor_to_dlpack(x, 0, &ml);
+    if (st == TENSOR_OK) {
+        own_v = tensor_from_dlpack_versioned(mv); /* mv is the import's from here on */
+        mv = NULL;
+        if (own_v == NULL) st = tensor_last_status();
+    }
+    if (st == TENSOR_OK) {
+        own_l = tensor_from_dlpack(ml);
+        ml = NULL;
+        if (own_l == NULL) st = tensor_last_status();
+    }
+    if (st == TENSOR_OK) {
+        imp = tensor_from_dlpack_versioned(foreign);
+        foreign = NULL;
+        if (imp == NULL) st = tensor_last_status();
+    }
+    last_attempts = disarm();
+    if (mv) mv->deleter(mv);
+    if (ml) ml->deleter(ml);
+    tensor_release(own_v);
+    tensor_release(own_l);
+    tensor_release(imp);
+    if (foreign) foreign_delete(foreign);
+    assert_int_equal(foreign_deletes, 1);
+    assert_true(checksum(x) == before);
+    /* every export reference is gone: the storage may grow again */
+    assert_int_equal(tensor_resize_(x, 1, (int64_t[]){100}), TENSOR_OK);
+    tensor_release(xt);
+    tensor_release(x);
+    return st;
+}
+
+/* .npy: a save through a copy (permuted view), a column-major save, and both loads. */
+static tensor_status sc_npy(int64_t n) {
+    tensor_t *x = filled(3, (int64_t[]){4, 5, 6}, 14);
+    tensor_t *p = tensor_permute(x, (int[]){1, 0, 2}), *f = tensor_permute(x, (int[]){2, 1, 0});
+    char path[64];
+    snprintf(path, sizeof path, "/tmp/tt_fault_npy_%ld.npy", (long)getpid());
+    arm(n);
+    tensor_t *y = NULL, *z = NULL;
+    tensor_status st = tensor_save_npy(p, path);
+    if (st == TENSOR_OK && (y = tensor_load_npy(path, tensor_cpu())) == NULL) st = tensor_last_status();
+    if (st == TENSOR_OK) st = tensor_save_npy(f, path);
+    if (st == TENSOR_OK && (z = tensor_load_npy(path, tensor_cpu())) == NULL) st = tensor_last_status();
+    last_attempts = disarm();
+    if (y) assert_true(checksum(y) == checksum(p));
+    if (z) assert_true(checksum(z) == checksum(f));
+    remove(path);
+    tensor_release(z);
+    tensor_release(y);
+    tensor_release(f);
+    tensor_release(p);
+    tensor_release(x);
+    return st;
+}
+
 static void test_every_failure_point(void **state) {
     (void)state;
     static const struct {
@@ -222,7 +306,8 @@ static void test_every_failure_point(void **state) {
         {"reductions", sc_sum},         {"elementwise", sc_elementwise}, {"in place", sc_in_place},
         {"views and copies", sc_views_and_copies}, {"print and explain", sc_print_and_explain},
         {"iterator", sc_iterator},      {"user reduction and vecdot", sc_user_reduction},
-        {"overlap check", sc_overlap_check},
+        {"overlap check", sc_overlap_check}, {"dlpack export and import", sc_dlpack},
+        {"npy save and load", sc_npy},
     };
     for (size_t i = 0; i < sizeof scenarios / sizeof scenarios[0]; i++) {
         int64_t points = drive(scenarios[i].name, scenarios[i].fn);

@@ -10,6 +10,7 @@
 
 #include "iterator/iterator.h"
 #include "runtime/tensor_impl.h"
+#include "iterator/iter_internal.h"
 
 #define I64(...) ((const int64_t[]){__VA_ARGS__})
 #define INTS(...) ((const int[]){__VA_ARGS__})

@@ -1,6 +1,7 @@
 /* tensor_iter_build for elementwise iterators: broadcasting, byte strides, permutation,
  * output allocation in the inputs' layout, coalescing, dtypes, flags. */
 #include "iter_test_util.h"
+#include "iterator/iter_internal.h"
 
 /* out = f(a, b) with an undefined output; returns the iterator. */
 static tensor_iter_t *binary(tensor_t *out, const tensor_t *a, const tensor_t *b, unsigned extra_flags) {

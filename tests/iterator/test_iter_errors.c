@@ -181,6 +181,42 @@ static void test_wrong_output_shape(void **state) {
     assert_error(TENSOR_ERR_SHAPE, "test_max: expected all outputs to have the same shape, but output 0 has [16, 1, 64] "
                                    "and output 1 has [16, 64]");
     tensor_iter_config_free(cfg);
+    /* A declared shape and a pre-viewed reduction output: each of its dims is the shape's size
+     * or 1; a smaller one would be walked past its end (found by fuzz_iter). */
+    tensor_t *small = itest_empty(1, I64(2), TENSOR_FLOAT32), *big = itest_empty(1, I64(4), TENSOR_FLOAT32);
+    cfg = tensor_iter_config_new("test_op");
+    tensor_iter_config_add_output(cfg, small);
+    tensor_iter_config_add_input(cfg, big);
+    tensor_iter_config_enable(cfg, TENSOR_ITER_REDUCTION);
+    tensor_iter_config_declare_static_shape(cfg, 1, I64(4));
+    assert_null(tensor_iter_build(cfg));
+    assert_error(TENSOR_ERR_SHAPE, "test_op: output 0 with shape [2] does not fit the shape [4] (a reduction output has its rank, "
+                                   "and on each dim its size or 1 if reduced)");
+    tensor_iter_config_free(cfg);
+    cfg = tensor_iter_config_new("test_op");
+    tensor_iter_config_add_output(cfg, big);
+    tensor_iter_config_enable(cfg, TENSOR_ITER_REDUCTION);
+    tensor_iter_config_declare_static_shape(cfg, 1, I64(2));
+    assert_null(tensor_iter_build(cfg));
+    assert_error(TENSOR_ERR_SHAPE, "output 0 with shape [4] does not fit the shape [2]");
+    tensor_iter_config_free(cfg);
+    /* size 1 (reduced) or the shape's size are fine */
+    tensor_t *one = itest_empty(1, I64(1), TENSOR_FLOAT32);
+    for (int j = 0; j < 2; j++) {
+        cfg = tensor_iter_config_new("test_op");
+        tensor_iter_config_add_output(cfg, j ? one : big);
+        tensor_iter_config_add_input(cfg, big);
+        tensor_iter_config_enable(cfg, TENSOR_ITER_REDUCTION);
+        tensor_iter_config_declare_static_shape(cfg, 1, I64(4));
+        tensor_iter_t *it = tensor_iter_build(cfg);
+        assert_non_null(it);
+        assert_int_equal(tensor_iter_num_reduce_dims(it), j);
+        tensor_iter_free(it);
+        tensor_iter_config_free(cfg);
+    }
+    tensor_release(small);
+    tensor_release(big);
+    tensor_release(one);
     /* A reduction without dims cannot allocate. */
     cfg = tensor_iter_config_new("test_op");
     tensor_iter_config_add_output(cfg, NULL);

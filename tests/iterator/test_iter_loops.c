@@ -5,6 +5,7 @@
 #include <stdio.h>
 
 #include "iter_test_util.h"
+#include "iterator/iter_internal.h"
 
 static int restore_threads(void **state) {
     (void)state;
@@ -439,6 +440,21 @@ static void test_explain(void **state) {
     for (size_t k = 0; k < sizeof big_needles / sizeof big_needles[0]; k++)
         if (strstr(buf, big_needles[k]) == NULL) fail_msg("explain lacks \"%s\":\n%s", big_needles[k], buf);
     free(buf);
+    /* A broadcast view of 2^62 elements has about 2^31 pieces: explain counts the first ones
+     * and says there are more, instead of walking them all (found by fuzz_format). */
+    tensor_t *vast = itest_huge(1, I64(1), TENSOR_FLOAT32);
+    tensor_t *vast_view = tensor_expand(vast, 2, I64(INT64_C(1) << 31, INT64_C(1) << 31));
+    assert_non_null(vast_view);
+    tensor_iter_t *vit = tensor_iter_reduce_new("tensor_sum", NULL, vast_view, INTS(0), 1, false, TENSOR_FLOAT32);
+    assert_non_null(vit);
+    n = tensor_iter_explain(vit, NULL, 0);
+    char *vbuf = malloc((size_t)n + 1);
+    assert_int_equal(tensor_iter_explain(vit, vbuf, (size_t)n + 1), n);
+    if (strstr(vbuf, "    ... more than 1024 pieces in all\n") == NULL) fail_msg("vast explain:\n%s", vbuf);
+    free(vbuf);
+    tensor_iter_free(vit);
+    tensor_release(vast_view);
+    tensor_release(vast);
     /* A piece explains where it sits. */
     tensor_iter_t *first = tensor_iter_split(it, 0);
     assert_non_null(first);

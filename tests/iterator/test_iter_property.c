@@ -6,6 +6,7 @@
 #include "iter_test_util.h"
 
 #include "iterator/offset_calc.h"
+#include "iterator/iter_internal.h"
 
 #define PROP_CASES 300
 #define PROP_MAX_RANK 5

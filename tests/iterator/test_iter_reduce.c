@@ -1,6 +1,7 @@
 /* Reduction iterators: the design's worked numbers (the
  * seed notes), keepdim, allocated and given outputs, two inputs, values + indices. */
 #include "iter_test_util.h"
+#include "iterator/iter_internal.h"
 
 static tensor_iter_t *reduce(tensor_t *out, const tensor_t *in, const int *dims, int ndims, bool keepdim) {
     tensor_iter_t *it = tensor_iter_reduce_new("test_sum", out, in, dims, ndims, keepdim, TENSOR_FLOAT32);

@@ -178,11 +178,41 @@ static void test_refusals_and_errors(void **state) {
     tensor_release(z); tensor_release(huge); tensor_release(huge64); tensor_release(hugeo); tensor_release(o64);
 }
 
+/* A kernel error after the resize (integer division by zero) gives out its old shape back:
+ * a failing call never changes out's shape (found by fuzz_elementwise). */
+static void test_kernel_error_keeps_out_shape(void **state) {
+    (void)state;
+    tensor_t *a = ew_ivec(TENSOR_INT64, (const int64_t[]){1, 2, 3}, 3), *b = ew_ivec(TENSOR_INT64, (const int64_t[]){1, 0, 1}, 3);
+    static const tensor_rounding_mode modes[2] = {TENSOR_ROUNDING_FLOOR, TENSOR_ROUNDING_TRUNC};
+    for (int k = 0; k < 2; k++) {
+        /* smaller (its storage grows) and larger than the result, with elements or empty */
+        static const int64_t sizes[3] = {1, 5, 0};
+        for (int j = 0; j < 3; j++) {
+            tensor_t *out = tensor_zeros(2, (int64_t[]){sizes[j], 1}, TENSOR_INT64, tensor_cpu());
+            assert_int_equal(tensor_div_out(out, a, b, modes[k]), TENSOR_ERR_INVALID_ARGUMENT);
+            assert_error(TENSOR_ERR_INVALID_ARGUMENT, "ZeroDivisionError");
+            assert_int_equal(tensor_ndim(out), 2);
+            assert_int_equal(tensor_size(out, 0), sizes[j]);
+            assert_int_equal(tensor_size(out, 1), 1);
+            assert_int_equal(tensor_stride(out, 0), 1);
+            tensor_release(out);
+        }
+    }
+    tensor_t *out = tensor_zeros(1, (int64_t[]){2}, TENSOR_INT64, tensor_cpu());
+    assert_int_equal(tensor_remainder_out(out, a, b), TENSOR_ERR_INVALID_ARGUMENT);
+    expect_shape(out, 1, (int64_t[]){2});
+    /* the same out then works */
+    assert_int_equal(tensor_add_out(out, a, b, I(1)), TENSOR_OK);
+    expect_shape(out, 1, (int64_t[]){3});
+    tensor_release(out); tensor_release(a); tensor_release(b);
+}
+
 static const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_empty_out_is_resized_silently),
     cmocka_unit_test(test_out_with_elements_warns),
     cmocka_unit_test(test_layouts_dtypes_and_other_ops),
     cmocka_unit_test(test_refusals_and_errors),
+    cmocka_unit_test(test_kernel_error_keeps_out_shape),
 };
 
 TENSOR_TEST_GROUP(ew_out_resize, tests, NULL, NULL)

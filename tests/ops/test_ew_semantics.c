@@ -536,6 +536,56 @@ static void test_inplace_casting(void **state) {
     tensor_release(i); tensor_release(f); tensor_release(l);
 }
 
+/* ---- out= and self of another dtype than the common one (found by fuzz_elementwise) ----
+ * PyTorch computes in the common dtype and casts the result into out/self afterwards: the
+ * result takes the common dtype's values (wrapped, rounded) before the wider output sees it. */
+
+static void test_out_of_another_dtype_gets_common_values(void **state) {
+    (void)state;
+    /* int8 100 + 100 wraps in int8 (-56) before reaching the int64 out */
+    tensor_t *a = ew_vec(TENSOR_INT8, (double[]){100, -100}, 2);
+    tensor_t *o64 = tensor_zeros(1, (int64_t[]){2}, TENSOR_INT64, tensor_cpu());
+    assert_int_equal(tensor_add_out(o64, a, a, I(1)), TENSOR_OK);
+    ew_expect(o64, TENSOR_INT64, (double[]){-56, 56}, 2);
+    /* abs(int16 -32768) is -32768 in int16, and so in a float16 out */
+    tensor_t *m = ew_vec(TENSOR_INT16, (double[]){-32768, -3}, 2);
+    tensor_t *oh = tensor_zeros(1, (int64_t[]){2}, TENSOR_FLOAT16, tensor_cpu());
+    assert_int_equal(tensor_abs_out(oh, m), TENSOR_OK);
+    ew_expect(oh, TENSOR_FLOAT16, (double[]){-32768, 3}, 2);
+    /* float16 1 / 3 into float32: the float16 third, not the float32 one */
+    tensor_t *h1 = ew_vec(TENSOR_FLOAT16, (double[]){1, 2}, 2), *h3 = ew_vec(TENSOR_FLOAT16, (double[]){3, 3}, 2);
+    tensor_t *of = tensor_zeros(1, (int64_t[]){2}, TENSOR_FLOAT32, tensor_cpu());
+    assert_int_equal(tensor_div_out(of, h1, h3, TENSOR_ROUNDING_NONE), TENSOR_OK);
+    const double third = tensor_float16_to_float(tensor_float_to_float16(1.0f / 3.0f));
+    const double two_thirds = tensor_float16_to_float(tensor_float_to_float16(2.0f / 3.0f));
+    ew_expect(of, TENSOR_FLOAT32, (double[]){third, two_thirds}, 2);
+    /* bfloat16 256 + 1 into float64: 257 is no bfloat16 value (ties to even: 256) */
+    tensor_t *b = ew_vec(TENSOR_BFLOAT16, (double[]){256, 2}, 2), *one = ew_vec(TENSOR_BFLOAT16, (double[]){1, 1}, 2);
+    tensor_t *od = tensor_zeros(1, (int64_t[]){2}, TENSOR_FLOAT64, tensor_cpu());
+    assert_int_equal(tensor_binary_out(TENSOR_EW_ADD, od, b, one), TENSOR_OK);
+    ew_expect(od, TENSOR_FLOAT64, (double[]){256, 3}, 2);
+    /* the output's own dtype still decides when it is the common one (unchanged fast path) */
+    tensor_t *r = tensor_add(a, a, I(1));
+    ew_expect(r, TENSOR_INT8, (double[]){-56, 56}, 2);
+    tensor_release(r); tensor_release(b); tensor_release(one); tensor_release(od); tensor_release(h1); tensor_release(h3);
+    tensor_release(of); tensor_release(m); tensor_release(oh); tensor_release(a); tensor_release(o64);
+}
+
+/* A bool op's alpha is cast to bool, as PyTorch casts alpha to the common dtype: True + -1 *
+ * True is True (found by fuzz_elementwise). */
+static void test_bool_alpha_is_cast_to_bool(void **state) {
+    (void)state;
+    tensor_t *t = ew_vec(TENSOR_BOOL, (double[]){1, 1, 0, 0}, 4), *u = ew_vec(TENSOR_BOOL, (double[]){1, 0, 1, 0}, 4);
+    tensor_t *r = tensor_add(t, u, I(-1));
+    ew_expect(r, TENSOR_BOOL, (double[]){1, 1, 1, 0}, 4);
+    tensor_t *rs = tensor_add_scalar(t, tensor_scalar_bool(true), I(-1));
+    ew_expect(rs, TENSOR_BOOL, (double[]){1, 1, 1, 1}, 4);
+    /* alpha 0 is False: a + 0 * b is a */
+    tensor_t *r0 = tensor_add(t, u, I(0));
+    ew_expect(r0, TENSOR_BOOL, (double[]){1, 1, 0, 0}, 4);
+    tensor_release(r); tensor_release(rs); tensor_release(r0); tensor_release(t); tensor_release(u);
+}
+
 /* ---- threads: the same bits for 1 and 4 threads, fast path and tiled path ---- */
 
 static void test_threads_and_paths_agree(void **state) {
@@ -625,6 +675,8 @@ static const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_half_opmath),
     cmocka_unit_test(test_copy_cast_fill),
     cmocka_unit_test(test_inplace_casting),
+    cmocka_unit_test(test_out_of_another_dtype_gets_common_values),
+    cmocka_unit_test(test_bool_alpha_is_cast_to_bool),
     cmocka_unit_test(test_threads_and_paths_agree),
 };
 

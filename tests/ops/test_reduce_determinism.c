@@ -24,7 +24,7 @@ static tensor_t *do_mean(const tensor_t *t, int which) {
 static tensor_t *do_var(const tensor_t *t, int which) {
     int n;
     const int *d = which_dims(which, &n);
-    return tensor_var(t, d, n, 1, false);
+    return tensor_var(t, 1, d, n, false);
 }
 static tensor_t *do_norm(const tensor_t *t, int which) {
     int n;

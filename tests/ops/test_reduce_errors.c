@@ -17,8 +17,8 @@ static void test_null_input(void **state) {
     RT_EXPECT_ERROR(tensor_amin(NULL, NULL, 0, false), TENSOR_ERR_INVALID_ARGUMENT, "tensor_amin");
     RT_EXPECT_ERROR(tensor_argmax(NULL, NULL, false), TENSOR_ERR_INVALID_ARGUMENT, "tensor_argmax");
     RT_EXPECT_ERROR(tensor_argmin(NULL, &d0, false), TENSOR_ERR_INVALID_ARGUMENT, "tensor_argmin");
-    RT_EXPECT_ERROR(tensor_var(NULL, NULL, 0, 1, false), TENSOR_ERR_INVALID_ARGUMENT, "tensor_var");
-    RT_EXPECT_ERROR(tensor_std(NULL, NULL, 0, 1, false), TENSOR_ERR_INVALID_ARGUMENT, "tensor_std");
+    RT_EXPECT_ERROR(tensor_var(NULL, 1, NULL, 0, false), TENSOR_ERR_INVALID_ARGUMENT, "tensor_var");
+    RT_EXPECT_ERROR(tensor_std(NULL, 1, NULL, 0, false), TENSOR_ERR_INVALID_ARGUMENT, "tensor_std");
     RT_EXPECT_ERROR(tensor_norm(NULL, 2, NULL, 0, false), TENSOR_ERR_INVALID_ARGUMENT, "tensor_norm");
     RT_EXPECT_ERROR(tensor_logsumexp(NULL, &d0, 1, false), TENSOR_ERR_INVALID_ARGUMENT, "tensor_logsumexp");
     RT_EXPECT_ERROR(tensor_count_nonzero(NULL, NULL, 0), TENSOR_ERR_INVALID_ARGUMENT, "tensor_count_nonzero");
@@ -33,10 +33,10 @@ static void test_null_input(void **state) {
     assert_null(v);
     assert_null(i);
     v = i = (tensor_t *)1;
-    RT_EXPECT_STATUS(tensor_var_mean(NULL, NULL, 0, 1, false, &v, &i), TENSOR_ERR_INVALID_ARGUMENT, "tensor_var_mean");
+    RT_EXPECT_STATUS(tensor_var_mean(NULL, 1, NULL, 0, false, &v, &i), TENSOR_ERR_INVALID_ARGUMENT, "tensor_var_mean");
     assert_null(v);
     assert_null(i);
-    RT_EXPECT_STATUS(tensor_std_mean(NULL, NULL, 0, 1, false, &v, &i), TENSOR_ERR_INVALID_ARGUMENT, "tensor_std_mean");
+    RT_EXPECT_STATUS(tensor_std_mean(NULL, 1, NULL, 0, false, &v, &i), TENSOR_ERR_INVALID_ARGUMENT, "tensor_std_mean");
     tensor_t *o = tensor_empty(0, NULL, TENSOR_FLOAT32, tensor_cpu());
     RT_EXPECT_STATUS(tensor_sum_out(o, NULL, NULL, 0, false, TENSOR_DTYPE_DEFAULT), TENSOR_ERR_INVALID_ARGUMENT,
                      "tensor_sum_out");
@@ -53,9 +53,9 @@ static void test_null_outputs(void **state) {
     RT_EXPECT_STATUS(tensor_min_dim(x, 0, false, NULL, &v), TENSOR_ERR_INVALID_ARGUMENT, "tensor_min_dim");
     assert_error(TENSOR_ERR_INVALID_ARGUMENT, "values");
     assert_null(v);
-    RT_EXPECT_STATUS(tensor_var_mean(x, NULL, 0, 1, false, NULL, &v), TENSOR_ERR_INVALID_ARGUMENT, "tensor_var_mean");
-    RT_EXPECT_STATUS(tensor_var_mean(x, NULL, 0, 1, false, &v, NULL), TENSOR_ERR_INVALID_ARGUMENT, "tensor_var_mean");
-    RT_EXPECT_STATUS(tensor_std_mean(x, NULL, 0, 1, false, NULL, NULL), TENSOR_ERR_INVALID_ARGUMENT, "tensor_std_mean");
+    RT_EXPECT_STATUS(tensor_var_mean(x, 1, NULL, 0, false, NULL, &v), TENSOR_ERR_INVALID_ARGUMENT, "tensor_var_mean");
+    RT_EXPECT_STATUS(tensor_var_mean(x, 1, NULL, 0, false, &v, NULL), TENSOR_ERR_INVALID_ARGUMENT, "tensor_var_mean");
+    RT_EXPECT_STATUS(tensor_std_mean(x, 1, NULL, 0, false, NULL, NULL), TENSOR_ERR_INVALID_ARGUMENT, "tensor_std_mean");
     assert_null(v);
     RT_EXPECT_STATUS(tensor_sum_out(NULL, x, NULL, 0, false, TENSOR_DTYPE_DEFAULT), TENSOR_ERR_INVALID_ARGUMENT,
                      "tensor_sum_out");
@@ -78,7 +78,7 @@ static void test_bad_dtype_and_ndims(void **state) {
                     "tensor_sum");
     assert_error(TENSOR_ERR_INVALID_ARGUMENT, "ndims");
     RT_EXPECT_ERROR(tensor_amax(x, RT_INTS(0), -2, false), TENSOR_ERR_INVALID_ARGUMENT, "tensor_amax");
-    RT_EXPECT_ERROR(tensor_var(x, RT_INTS(0), -1, 1, false), TENSOR_ERR_INVALID_ARGUMENT, "tensor_var");
+    RT_EXPECT_ERROR(tensor_var(x, 1, RT_INTS(0), -1, false), TENSOR_ERR_INVALID_ARGUMENT, "tensor_var");
     RT_EXPECT_ERROR(tensor_any(x, RT_INTS(0), -1, false), TENSOR_ERR_INVALID_ARGUMENT, "tensor_any");
     tensor_release(o);
     tensor_release(x);
@@ -220,7 +220,7 @@ static void test_inputs_untouched(void **state) {
     r[0] = tensor_sum(x, 0, false);
     r[1] = tensor_mean(x, RT_INTS(1), 1, true, TENSOR_DTYPE_DEFAULT);
     r[2] = tensor_amax(x, NULL, 0, false);
-    r[3] = tensor_var(x, RT_INTS(0), 1, 1, false);
+    r[3] = tensor_var(x, 1, RT_INTS(0), 1, false);
     r[4] = tensor_logsumexp(x, RT_INTS(1), 1, false);
     r[5] = tensor_all(x, RT_INTS(0), 0, false); /* a no-op: a new bool tensor */
     for (int i = 0; i < 6; i++) {

@@ -40,10 +40,10 @@ static tensor_t *p_argmax(const tensor_t *t) { return tensor_argmax(t, DIM1, fal
 static tensor_status o_argmax(tensor_t *o, const tensor_t *t) { return tensor_argmax_out(o, t, DIM1, false); }
 static tensor_t *p_argmin(const tensor_t *t) { return tensor_argmin(t, DIM1, false); }
 static tensor_status o_argmin(tensor_t *o, const tensor_t *t) { return tensor_argmin_out(o, t, DIM1, false); }
-static tensor_t *p_var(const tensor_t *t) { return tensor_var(t, DIM1, 1, 1.0, false); }
-static tensor_status o_var(tensor_t *o, const tensor_t *t) { return tensor_var_out(o, t, DIM1, 1, 1.0, false); }
-static tensor_t *p_std(const tensor_t *t) { return tensor_std(t, DIM1, 1, 0.0, false); }
-static tensor_status o_std(tensor_t *o, const tensor_t *t) { return tensor_std_out(o, t, DIM1, 1, 0.0, false); }
+static tensor_t *p_var(const tensor_t *t) { return tensor_var(t, 1.0, DIM1, 1, false); }
+static tensor_status o_var(tensor_t *o, const tensor_t *t) { return tensor_var_out(o, t, 1.0, DIM1, 1, false); }
+static tensor_t *p_std(const tensor_t *t) { return tensor_std(t, 0.0, DIM1, 1, false); }
+static tensor_status o_std(tensor_t *o, const tensor_t *t) { return tensor_std_out(o, t, 0.0, DIM1, 1, false); }
 static tensor_t *p_norm(const tensor_t *t) { return tensor_norm(t, 3.0, DIM1, 1, false); }
 static tensor_status o_norm(tensor_t *o, const tensor_t *t) { return tensor_norm_out(o, t, 3.0, DIM1, 1, false); }
 static tensor_t *p_count(const tensor_t *t) { return tensor_count_nonzero(t, DIM1, 1); }

@@ -165,10 +165,10 @@ static void test_var_large_offset(void **state) {
     /* var(1e7 + arange(10)) in float32: exact 9.1666667; PyTorch's CPU gives 9.4444447, CUDA's
      * Welford 9.1666670. Only require that catastrophic cancellation is avoided. */
     tensor_t *x = tensor_arange(1e7, 1e7 + 10, 1, TENSOR_FLOAT32, tensor_cpu());
-    tensor_t *v = tensor_var(x, NULL, 0, 1, false);
+    tensor_t *v = tensor_var(x, 1, NULL, 0, false);
     assert_true(fabs(rt_item(v) - 9.1666667) < 0.5);
     tensor_release(v);
-    v = tensor_var(x, RT_INTS(0), 1, 1, false);
+    v = tensor_var(x, 1, RT_INTS(0), 1, false);
     assert_true(fabs(rt_item(v) - 9.1666667) < 0.5);
     tensor_release(v);
     tensor_release(x);
@@ -271,8 +271,8 @@ static void test_large_moments_accuracy(void **state) {
         double rtol;
     } c[] = {
         {"mean", tensor_mean(x, NULL, 0, false, TENSOR_DTYPE_DEFAULT), mean, 1e-4},
-        {"var", tensor_var(x, NULL, 0, 1, false), ss / (n - 1), 1e-5},
-        {"std", tensor_std(x, RT_INTS(0), 1, 0, false), sqrtl(ss / n), 1e-5},
+        {"var", tensor_var(x, 1, NULL, 0, false), ss / (n - 1), 1e-5},
+        {"std", tensor_std(x, 0, RT_INTS(0), 1, false), sqrtl(ss / n), 1e-5},
         {"norm2", tensor_norm(x, 2, NULL, 0, false), sqrtl(s2), 1e-5},
         {"norm1", tensor_norm(x, 1, NULL, 0, false), s1, 1e-5},
         {"logsumexp", tensor_logsumexp(x, RT_INTS(0), 1, false), lse, 1e-6},
@@ -289,7 +289,7 @@ static void test_large_moments_accuracy(void **state) {
     }
     /* the mean of var_mean is the mean */
     tensor_t *vv = NULL, *mm = NULL;
-    assert_int_equal(tensor_var_mean(x, NULL, 0, 1, false, &vv, &mm), TENSOR_OK);
+    assert_int_equal(tensor_var_mean(x, 1, NULL, 0, false, &vv, &mm), TENSOR_OK);
     assert_true(fabs(rt_item(mm) - (double)mean) <= 1e-4 * (double)(s1 / n));
     assert_true(fabs(rt_item(vv) - (double)(ss / (n - 1))) <= 1e-5 * (double)(ss / (n - 1)));
     tensor_release(vv);
@@ -298,7 +298,7 @@ static void test_large_moments_accuracy(void **state) {
     tensor_release(x);
     /* constants: var exactly 0 and mean exact, over 2^24 + 3 elements (stride 0) */
     x = expanded_full((INT64_C(1) << 24) + 3, 3.3, TENSOR_FLOAT32);
-    tensor_t *r = tensor_var(x, NULL, 0, 1, false);
+    tensor_t *r = tensor_var(x, 1, NULL, 0, false);
     assert_true(rt_item(r) == 0.0);
     tensor_release(r);
     r = tensor_mean(x, NULL, 0, false, TENSOR_DTYPE_DEFAULT);

@@ -302,15 +302,15 @@ static void test_unsupported_dtype_errors(void **state) {
     tensor_dtype nonfloat[] = {TENSOR_BOOL, TENSOR_UINT8, TENSOR_INT8, TENSOR_INT16, TENSOR_INT32, TENSOR_INT64};
     for (int i = 0; i < RT_NELEM(nonfloat); i++) {
         tensor_t *x = RT_VEC(nonfloat[i], 1, 0);
-        RT_EXPECT_ERROR(tensor_var(x, NULL, 0, 1, false), TENSOR_ERR_DTYPE,
+        RT_EXPECT_ERROR(tensor_var(x, 1, NULL, 0, false), TENSOR_ERR_DTYPE,
                         "std and var only support floating point and complex dtypes");
         assert_error(TENSOR_ERR_DTYPE, "tensor_var");
-        RT_EXPECT_ERROR(tensor_std(x, NULL, 0, 1, false), TENSOR_ERR_DTYPE, "tensor_std");
+        RT_EXPECT_ERROR(tensor_std(x, 1, NULL, 0, false), TENSOR_ERR_DTYPE, "tensor_std");
         tensor_t *v = (tensor_t *)1, *m = (tensor_t *)1;
-        RT_EXPECT_STATUS(tensor_var_mean(x, NULL, 0, 1, false, &v, &m), TENSOR_ERR_DTYPE, "tensor_var_mean");
+        RT_EXPECT_STATUS(tensor_var_mean(x, 1, NULL, 0, false, &v, &m), TENSOR_ERR_DTYPE, "tensor_var_mean");
         assert_null(v);
         assert_null(m);
-        RT_EXPECT_STATUS(tensor_std_mean(x, NULL, 0, 1, false, &v, &m), TENSOR_ERR_DTYPE, "tensor_std_mean");
+        RT_EXPECT_STATUS(tensor_std_mean(x, 1, NULL, 0, false, &v, &m), TENSOR_ERR_DTYPE, "tensor_std_mean");
         RT_EXPECT_ERROR(tensor_norm(x, 2, NULL, 0, false), TENSOR_ERR_DTYPE,
                         "linalg.vector_norm: Expected a floating point or complex tensor as input. Got ");
         assert_error(TENSOR_ERR_DTYPE, "tensor_norm");
@@ -360,14 +360,14 @@ static void test_empty_identities(void **state) {
             s = tensor_nanmean(e, NULL, 0, false, TENSOR_DTYPE_DEFAULT);
             assert_true(isnan(rt_item(s)));
             tensor_release(s);
-            s = tensor_var(e, NULL, 0, 0, false); /* nan even with correction 0 */
+            s = tensor_var(e, 0, NULL, 0, false); /* nan even with correction 0 */
             assert_true(isnan(rt_item(s)));
             tensor_release(s);
-            s = tensor_std(e, NULL, 0, 1, false);
+            s = tensor_std(e, 1, NULL, 0, false);
             assert_true(isnan(rt_item(s)));
             tensor_release(s);
             tensor_t *v = NULL, *m = NULL;
-            assert_int_equal(tensor_var_mean(e, NULL, 0, 1, false, &v, &m), TENSOR_OK);
+            assert_int_equal(tensor_var_mean(e, 1, NULL, 0, false, &v, &m), TENSOR_OK);
             assert_true(isnan(rt_item(v)) && isnan(rt_item(m)));
             tensor_release(v);
             tensor_release(m);
@@ -508,10 +508,10 @@ static void test_dim_out_of_range(void **state) {
     assert_null(v);
     assert_null(ix);
     RT_EXPECT_STATUS(tensor_min_dim(x, -3, false, &v, &ix), TENSOR_ERR_INDEX, "tensor_min_dim");
-    RT_EXPECT_ERROR(tensor_var(x, RT_INTS(2), 1, 1, false), TENSOR_ERR_INDEX, "tensor_var");
-    RT_EXPECT_ERROR(tensor_std(x, RT_INTS(2), 1, 1, false), TENSOR_ERR_INDEX, "tensor_std");
-    RT_EXPECT_STATUS(tensor_var_mean(x, RT_INTS(2), 1, 1, false, &v, &ix), TENSOR_ERR_INDEX, "tensor_var_mean");
-    RT_EXPECT_STATUS(tensor_std_mean(x, RT_INTS(2), 1, 1, false, &v, &ix), TENSOR_ERR_INDEX, "tensor_std_mean");
+    RT_EXPECT_ERROR(tensor_var(x, 1, RT_INTS(2), 1, false), TENSOR_ERR_INDEX, "tensor_var");
+    RT_EXPECT_ERROR(tensor_std(x, 1, RT_INTS(2), 1, false), TENSOR_ERR_INDEX, "tensor_std");
+    RT_EXPECT_STATUS(tensor_var_mean(x, 1, RT_INTS(2), 1, false, &v, &ix), TENSOR_ERR_INDEX, "tensor_var_mean");
+    RT_EXPECT_STATUS(tensor_std_mean(x, 1, RT_INTS(2), 1, false, &v, &ix), TENSOR_ERR_INDEX, "tensor_std_mean");
     RT_EXPECT_ERROR(tensor_norm(x, 2, RT_INTS(2), 1, false), TENSOR_ERR_INDEX, "tensor_norm");
     RT_EXPECT_ERROR(tensor_logsumexp(x, RT_INTS(2), 1, false), TENSOR_ERR_INDEX, "tensor_logsumexp");
     RT_EXPECT_ERROR(tensor_count_nonzero(x, RT_INTS(2), 1), TENSOR_ERR_INDEX, "tensor_count_nonzero");
@@ -536,9 +536,9 @@ static void test_dim_duplicates(void **state) {
         RT_EXPECT_ERROR(tensor_amax(x, l, 2, false), TENSOR_ERR_INVALID_ARGUMENT, msg);
         assert_error(TENSOR_ERR_INVALID_ARGUMENT, "tensor_amax");
         RT_EXPECT_ERROR(tensor_amin(x, l, 2, false), TENSOR_ERR_INVALID_ARGUMENT, msg);
-        RT_EXPECT_ERROR(tensor_var(x, l, 2, 1, false), TENSOR_ERR_INVALID_ARGUMENT, msg);
+        RT_EXPECT_ERROR(tensor_var(x, 1, l, 2, false), TENSOR_ERR_INVALID_ARGUMENT, msg);
         assert_error(TENSOR_ERR_INVALID_ARGUMENT, "tensor_var");
-        RT_EXPECT_ERROR(tensor_std(x, l, 2, 1, false), TENSOR_ERR_INVALID_ARGUMENT, msg);
+        RT_EXPECT_ERROR(tensor_std(x, 1, l, 2, false), TENSOR_ERR_INVALID_ARGUMENT, msg);
         RT_EXPECT_ERROR(tensor_logsumexp(x, l, 2, false), TENSOR_ERR_INVALID_ARGUMENT, msg);
         assert_error(TENSOR_ERR_INVALID_ARGUMENT, "tensor_logsumexp");
         RT_EXPECT_ERROR(tensor_norm(x, 2, l, 2, false), TENSOR_ERR_INVALID_ARGUMENT, msg);
@@ -611,10 +611,10 @@ static void test_zero_dim_inputs(void **state) {
     RT_EXPECT_ERROR(tensor_sum_dims(x, RT_INTS(0, -1), 2, false, TENSOR_DTYPE_DEFAULT), TENSOR_ERR_INVALID_ARGUMENT,
                     "dim 0 appears multiple times in the list of dims");
     /* var of a 0-d tensor: N = 1, so nan with correction 1 and 0 with correction 0 */
-    s = tensor_var(x, NULL, 0, 1, false);
+    s = tensor_var(x, 1, NULL, 0, false);
     assert_true(isnan(rt_item(s)));
     tensor_release(s);
-    s = tensor_var(x, RT_INTS(0), 1, 0, true);
+    s = tensor_var(x, 0, RT_INTS(0), 1, true);
     rt_assert_shape(s, 0, NULL);
     assert_true(rt_item(s) == 0.0);
     tensor_release(s);
@@ -652,7 +652,7 @@ static void test_dims_null_or_empty_mean_all(void **state) {
         s = tensor_amin(x, dims, 0, false);
         assert_true(rt_item(s) == 1);
         tensor_release(s);
-        s = tensor_var(x, dims, 0, 1, false);
+        s = tensor_var(x, 1, dims, 0, false);
         assert_true(fabs(rt_item(s) - 3.5) < 1e-6);
         tensor_release(s);
         s = tensor_count_nonzero(x, dims, 0);
@@ -770,12 +770,12 @@ static void test_keepdim_shapes(void **state) {
     RT_ASSERT_SHAPE(ix, 2, 1, 1);
     tensor_release(v);
     tensor_release(ix);
-    assert_int_equal(tensor_var_mean(x, RT_INTS(0), 1, 1, true, &v, &ix), TENSOR_OK);
+    assert_int_equal(tensor_var_mean(x, 1, RT_INTS(0), 1, true, &v, &ix), TENSOR_OK);
     RT_ASSERT_SHAPE(v, 1, 1, 4);
     RT_ASSERT_SHAPE(ix, 1, 1, 4);
     tensor_release(v);
     tensor_release(ix);
-    assert_int_equal(tensor_std_mean(x, RT_INTS(-1), 1, 1, false, &v, &ix), TENSOR_OK);
+    assert_int_equal(tensor_std_mean(x, 1, RT_INTS(-1), 1, false, &v, &ix), TENSOR_OK);
     RT_ASSERT_SHAPE(v, 2, 1);
     RT_ASSERT_SHAPE(ix, 2, 1);
     tensor_release(v);
@@ -824,7 +824,7 @@ static void test_nan_first_index_wins(void **state) {
         a = tensor_mean(x, NULL, 0, false, TENSOR_DTYPE_DEFAULT);
         assert_true(isnan(rt_item(a)));
         tensor_release(a);
-        a = tensor_var(x, NULL, 0, 1, false);
+        a = tensor_var(x, 1, NULL, 0, false);
         assert_true(isnan(rt_item(a)));
         tensor_release(a);
         a = tensor_logsumexp(x, RT_INTS(0), 1, false);
@@ -1190,7 +1190,7 @@ static void test_var_correction(void **state) {
         double want;
     } cases[] = {{1, 1.0}, {0, 2.0 / 3.0}, {3, INFINITY}, {4, INFINITY}, {0.5, 2.0 / 2.5}, {-1, 0.5}, {2, 2.0}};
     for (int i = 0; i < RT_NELEM(cases); i++) {
-        tensor_t *v = tensor_var(x, RT_INTS(1), 1, cases[i].c, false);
+        tensor_t *v = tensor_var(x, cases[i].c, RT_INTS(1), 1, false);
         assert_non_null(v);
         double *g = rt_read_f64(v);
         for (int k = 0; k < 2; k++)
@@ -1198,7 +1198,7 @@ static void test_var_correction(void **state) {
                 fail_msg("var correction %g: got %.9g want %.9g", cases[i].c, g[k], cases[i].want);
         free(g);
         tensor_release(v);
-        v = tensor_std(x, RT_INTS(1), 1, cases[i].c, false);
+        v = tensor_std(x, cases[i].c, RT_INTS(1), 1, false);
         g = rt_read_f64(v);
         for (int k = 0; k < 2; k++)
             if (!rt_close(g[k], sqrt(cases[i].want), 1e-6))
@@ -1210,46 +1210,46 @@ static void test_var_correction(void **state) {
     for (int i = 0; i < RT_NELEM(rt_float_dtypes); i++) {
         tensor_dtype d = rt_float_dtypes[i];
         x = RT_VEC(d, 1, 2);
-        tensor_t *v = tensor_var(x, NULL, 0, 1, false);
+        tensor_t *v = tensor_var(x, 1, NULL, 0, false);
         assert_int_equal(tensor_get_dtype(v), d);
         assert_true(rt_item(v) == 0.5);
         tensor_release(v);
-        v = tensor_var(x, NULL, 0, 0, false);
+        v = tensor_var(x, 0, NULL, 0, false);
         assert_true(rt_item(v) == 0.25);
         tensor_release(v);
         tensor_release(x);
         x = RT_VEC(d, 1, 2, 3);
-        v = tensor_var(x, NULL, 0, 1, false);
+        v = tensor_var(x, 1, NULL, 0, false);
         assert_true(rt_item(v) == 1.0);
         tensor_release(v);
-        v = tensor_var(x, NULL, 0, 0, false);
+        v = tensor_var(x, 0, NULL, 0, false);
         assert_true(fabs(rt_item(v) - 2.0 / 3.0) <= rt_rtol(d));
         tensor_release(v);
         tensor_release(x);
         /* a single element: 0/0 = nan with the default correction, 0 with correction 0 */
         x = RT_VEC(d, 7);
-        v = tensor_var(x, NULL, 0, 1, false);
+        v = tensor_var(x, 1, NULL, 0, false);
         assert_true(isnan(rt_item(v)));
         tensor_release(v);
-        v = tensor_std(x, RT_INTS(0), 1, 1, true);
+        v = tensor_std(x, 1, RT_INTS(0), 1, true);
         RT_ASSERT_SHAPE(v, 1);
         assert_true(isnan(rt_item(v)));
         tensor_release(v);
-        v = tensor_var(x, NULL, 0, 0, false);
+        v = tensor_var(x, 0, NULL, 0, false);
         assert_true(rt_item(v) == 0.0);
         tensor_release(v);
         tensor_release(x);
     }
     /* test_var_stability */
     x = RT_VEC(TENSOR_FLOAT32, 2281.5, 2281.25);
-    tensor_t *v = tensor_var(x, NULL, 0, 1, false);
+    tensor_t *v = tensor_var(x, 1, NULL, 0, false);
     assert_true(rt_item(v) == 0.03125);
     tensor_release(v);
     tensor_release(x);
     /* var_mean / std_mean give both, same values as the separate calls */
     x = rt_tensor(2, RT_I64(2, 3), TENSOR_FLOAT64, (const double[]){0, 1, 2, 3, 4, 8});
     tensor_t *m = NULL;
-    assert_int_equal(tensor_var_mean(x, RT_INTS(1), 1, 1, false, &v, &m), TENSOR_OK);
+    assert_int_equal(tensor_var_mean(x, 1, RT_INTS(1), 1, false, &v, &m), TENSOR_OK);
     double *gv = rt_read_f64(v), *gm = rt_read_f64(m);
     assert_true(fabs(gv[0] - 1.0) < 1e-12 && fabs(gv[1] - 7.0) < 1e-12);
     assert_true(gm[0] == 1.0 && gm[1] == 5.0);
@@ -1257,7 +1257,7 @@ static void test_var_correction(void **state) {
     free(gm);
     tensor_release(v);
     tensor_release(m);
-    assert_int_equal(tensor_std_mean(x, RT_INTS(1), 1, 0, true, &v, &m), TENSOR_OK);
+    assert_int_equal(tensor_std_mean(x, 0, RT_INTS(1), 1, true, &v, &m), TENSOR_OK);
     RT_ASSERT_SHAPE(v, 2, 1);
     gv = rt_read_f64(v);
     assert_true(fabs(gv[0] - sqrt(2.0 / 3.0)) < 1e-12 && fabs(gv[1] - sqrt(14.0 / 3.0)) < 1e-12);
@@ -1265,8 +1265,8 @@ static void test_var_correction(void **state) {
     tensor_release(v);
     tensor_release(m);
     /* a non-finite correction is refused */
-    RT_EXPECT_ERROR(tensor_var(x, NULL, 0, NAN, false), TENSOR_ERR_INVALID_ARGUMENT, "tensor_var");
-    RT_EXPECT_ERROR(tensor_std(x, NULL, 0, INFINITY, false), TENSOR_ERR_INVALID_ARGUMENT, "tensor_std");
+    RT_EXPECT_ERROR(tensor_var(x, NAN, NULL, 0, false), TENSOR_ERR_INVALID_ARGUMENT, "tensor_var");
+    RT_EXPECT_ERROR(tensor_std(x, INFINITY, NULL, 0, false), TENSOR_ERR_INVALID_ARGUMENT, "tensor_std");
     tensor_release(x);
 }
 

@@ -50,7 +50,7 @@ static void test_var_around_the_stack_buffer(void **state) {
         }
         tensor_t *x = rt_tensor(2, RT_I64(2, n), TENSOR_FLOAT64, vals);
         free(vals);
-        tensor_t *v = tensor_var(x, RT_INTS(0), 1, 1, false);
+        tensor_t *v = tensor_var(x, 1, RT_INTS(0), 1, false);
         assert_non_null(v);
         double *got = rt_read_f64(v);
         for (int64_t j = 0; j < n; j++)

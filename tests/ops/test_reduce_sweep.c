@@ -355,10 +355,10 @@ static tensor_status call_op(const sweep_op *op, const tensor_t *t, const dimspe
     case OP_MIN_DIM: return tensor_min_dim(t, dims[0], keepdim, out0, out1);
     case OP_ARGMAX: *out0 = tensor_argmax(t, dims, keepdim); break;
     case OP_ARGMIN: *out0 = tensor_argmin(t, dims, keepdim); break;
-    case OP_VAR: *out0 = tensor_var(t, dims, n, op->param, keepdim); break;
-    case OP_STD: *out0 = tensor_std(t, dims, n, op->param, keepdim); break;
-    case OP_VAR_MEAN: return tensor_var_mean(t, dims, n, op->param, keepdim, out0, out1);
-    case OP_STD_MEAN: return tensor_std_mean(t, dims, n, op->param, keepdim, out0, out1);
+    case OP_VAR: *out0 = tensor_var(t, op->param, dims, n, keepdim); break;
+    case OP_STD: *out0 = tensor_std(t, op->param, dims, n, keepdim); break;
+    case OP_VAR_MEAN: return tensor_var_mean(t, op->param, dims, n, keepdim, out0, out1);
+    case OP_STD_MEAN: return tensor_std_mean(t, op->param, dims, n, keepdim, out0, out1);
     case OP_NORM: *out0 = tensor_norm(t, op->param, dims, n, keepdim); break;
     case OP_LOGSUMEXP: *out0 = tensor_logsumexp(t, dims, n, keepdim); break;
     case OP_COUNT_NONZERO: *out0 = tensor_count_nonzero(t, dims, n); break;

@@ -60,7 +60,7 @@ static tensor_t *run_case(int c) {
     case 5: return tensor_nansum(in[IN_F64], &d0, 1, false, TENSOR_DTYPE_DEFAULT);
     case 6: return tensor_sum_dims(in[IN_I8], NULL, 0, false, TENSOR_DTYPE_DEFAULT);
     case 7: return tensor_mean(in[IN_ROWS], &d0, 1, true, TENSOR_DTYPE_DEFAULT);
-    case 8: return tensor_var(in[IN_OUTER], &d1, 1, 1.0, false);
+    case 8: return tensor_var(in[IN_OUTER], 1.0, &d1, 1, false);
     case 9: return tensor_amax(in[IN_ROWS], &d1, 1, false);
     case 10: return tensor_argmax(in[IN_OUTER], &d0, false);
     case 11: {

@@ -32,6 +32,10 @@ static void test_without_gpu(void **state) {
     assert_int_equal(tensor_cuda_set_stream(0, NULL), TENSOR_ERR_DEVICE);
     assert_error(TENSOR_ERR_DEVICE, "tensor_cuda_set_stream");
     assert_null(tensor_cuda_get_stream(0));
+    void *prev = (void *)1;
+    assert_int_equal(tensor_cuda_exchange_stream(0, NULL, &prev), TENSOR_ERR_DEVICE);
+    assert_null(prev);
+    assert_int_equal(tensor_cuda_exchange_stream(0, NULL, NULL), TENSOR_ERR_INVALID_ARGUMENT);
     /* Portable programs may call these unconditionally. */
     tensor_clear_error();
     assert_int_equal(tensor_cuda_empty_cache(), TENSOR_OK);

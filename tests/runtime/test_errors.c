@@ -64,7 +64,8 @@ static void test_status_names(void **state) {
     static const char *names[] = {
         "TENSOR_OK",           "TENSOR_ERR_INVALID_ARGUMENT", "TENSOR_ERR_INDEX",    "TENSOR_ERR_SHAPE",
         "TENSOR_ERR_DTYPE",    "TENSOR_ERR_DEVICE",           "TENSOR_ERR_OVERFLOW", "TENSOR_ERR_OUT_OF_MEMORY",
-        "TENSOR_ERR_CUDA",     "TENSOR_ERR_NOT_IMPLEMENTED",  "TENSOR_ERR_INTERNAL",
+        "TENSOR_ERR_CUDA",     "TENSOR_ERR_NOT_IMPLEMENTED",  "TENSOR_ERR_INTERNAL", "TENSOR_ERR_IO",
+        "TENSOR_ERR_FORMAT",
     };
     assert_int_equal(NELEM(names), TENSOR_STATUS_COUNT);
     for (int s = 0; s < TENSOR_STATUS_COUNT; s++) {
@@ -78,6 +79,8 @@ static void test_status_names(void **state) {
     /* Fixed values (the ABI). */
     assert_int_equal(TENSOR_ERR_INDEX, 2);
     assert_int_equal(TENSOR_ERR_INTERNAL, 10);
+    assert_int_equal(TENSOR_ERR_IO, 11);
+    assert_int_equal(TENSOR_ERR_FORMAT, 12);
     tensor_status unknown[] = {TENSOR_STATUS_COUNT, (tensor_status)-1, (tensor_status)1000, (tensor_status)INT32_MIN};
     for (int i = 0; i < NELEM(unknown); i++) {
         assert_string_equal(tensor_status_name(unknown[i]), "TENSOR_ERR_UNKNOWN");

@@ -1,0 +1,10 @@
+/* The interop module's interface: exchanging tensors with other libraries and files.
+ * interop/dlpack.h: DLPack export and import (zero-copy, CPU and CUDA).
+ * interop/npy.h: numpy's .npy files. */
+#ifndef TENSOR_INTEROP_H
+#define TENSOR_INTEROP_H
+
+#include "interop/dlpack.h"
+#include "interop/npy.h"
+
+#endif

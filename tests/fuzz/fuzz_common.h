@@ -1,0 +1,205 @@
+/* Shared by the libFuzzer targets: a reader that turns the input into bounded choices, and the
+ * reference rules the targets compare the library with. The rules are written here from
+ * PyTorch's documented behaviour (torch.promote_types' lattice, torch.result_type's treatment
+ * of 0-d tensors and Python scalars, broadcasting), on purpose without calling the library's
+ * own tables, so that a slip in those shows up as a difference. */
+#ifndef TENSOR_FUZZ_COMMON_H
+#define TENSOR_FUZZ_COMMON_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tinytensor.h"
+
+/* ---- input reader: past the end every read is 0, so short inputs stay meaningful ---- */
+
+typedef struct fz_reader {
+    const uint8_t *p;
+    size_t n;
+} fz_reader;
+
+static inline unsigned fz_byte(fz_reader *r) {
+    if (r->n == 0) return 0;
+    r->n--;
+    return *r->p++;
+}
+
+/* A value in [0, n). */
+static inline unsigned fz_below(fz_reader *r, unsigned n) { return n <= 1 ? 0 : fz_byte(r) % n; }
+
+static inline uint64_t fz_u64(fz_reader *r) {
+    uint64_t v = 0;
+    for (int i = 0; i < 8; i++) v = v << 8 | fz_byte(r);
+    return v;
+}
+
+/* A target may set this to print what it was doing before a finding aborts. */
+static void (*fz_dump)(void);
+
+/* Aborts with a message: libFuzzer records the input that got here. */
+__attribute__((format(printf, 1, 2), noreturn)) static inline void fz_fail(const char *fmt, ...) {
+    if (fz_dump != NULL) fz_dump();
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "fuzz finding: ");
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "\n  last error: %s (%s)\n", tensor_last_error(), tensor_status_name(tensor_last_status()));
+    abort();
+}
+
+/* A failed call must leave a status and a message that names a function of the library. */
+static inline void fz_check_error_reported(const char *what) {
+    const tensor_status st = tensor_last_status();
+    const char *msg = tensor_last_error();
+    if (st == TENSOR_OK || st >= TENSOR_STATUS_COUNT) fz_fail("%s failed with status %d", what, (int)st);
+    if (msg == NULL || memchr(msg, '\0', 512) == NULL) fz_fail("%s: the message is not NUL-terminated", what);
+    if (strncmp(msg, "tensor_", 7) != 0 && strstr(msg, ": ") == NULL)
+        fz_fail("%s: the message \"%s\" names no function", what, msg);
+}
+
+/* ---- dtypes ---- */
+
+#define FZ_NUM_DTYPES 12
+static const tensor_dtype fz_dtypes[FZ_NUM_DTYPES] = {
+    TENSOR_BOOL,    TENSOR_UINT8,   TENSOR_INT8,    TENSOR_INT16,         TENSOR_INT32,       TENSOR_INT64,
+    TENSOR_FLOAT16, TENSOR_BFLOAT16, TENSOR_FLOAT32, TENSOR_FLOAT64, TENSOR_FLOAT8_E4M3FN, TENSOR_FLOAT8_E5M2};
+
+#define FZ_UNDEFINED ((tensor_dtype)-2)
+
+static inline bool fz_is_float(tensor_dtype d) {
+    return d == TENSOR_FLOAT16 || d == TENSOR_BFLOAT16 || d == TENSOR_FLOAT32 || d == TENSOR_FLOAT64 ||
+           d == TENSOR_FLOAT8_E4M3FN || d == TENSOR_FLOAT8_E5M2;
+}
+static inline bool fz_is_float8(tensor_dtype d) { return d == TENSOR_FLOAT8_E4M3FN || d == TENSOR_FLOAT8_E5M2; }
+static inline int fz_category(tensor_dtype d) { return d == TENSOR_BOOL ? 0 : fz_is_float(d) ? 2 : 1; }
+static inline size_t fz_size(tensor_dtype d) {
+    switch (d) {
+    case TENSOR_INT16: case TENSOR_FLOAT16: case TENSOR_BFLOAT16: return 2;
+    case TENSOR_INT32: case TENSOR_FLOAT32: return 4;
+    case TENSOR_INT64: case TENSOR_FLOAT64: return 8;
+    default: return 1;
+    }
+}
+
+/* torch.promote_types for the ten non-float8 dtypes, as PyTorch's table prints it (rows and
+ * columns: bool, uint8, int8, int16, int32, int64, float16, bfloat16, float32, float64). */
+static inline tensor_dtype fz_lattice(tensor_dtype a, tensor_dtype b) {
+    enum { b1 = TENSOR_BOOL, u8 = TENSOR_UINT8, i8 = TENSOR_INT8, i16 = TENSOR_INT16, i32 = TENSOR_INT32,
+           i64 = TENSOR_INT64, f16 = TENSOR_FLOAT16, bf = TENSOR_BFLOAT16, f32 = TENSOR_FLOAT32, f64 = TENSOR_FLOAT64 };
+    static const unsigned char table[10][10] = {
+        /* b1 */ {b1, u8, i8, i16, i32, i64, f16, bf, f32, f64},
+        /* u8 */ {u8, u8, i16, i16, i32, i64, f16, bf, f32, f64},
+        /* i8 */ {i8, i16, i8, i16, i32, i64, f16, bf, f32, f64},
+        /* i16 */ {i16, i16, i16, i16, i32, i64, f16, bf, f32, f64},
+        /* i32 */ {i32, i32, i32, i32, i32, i64, f16, bf, f32, f64},
+        /* i64 */ {i64, i64, i64, i64, i64, i64, f16, bf, f32, f64},
+        /* f16 */ {f16, f16, f16, f16, f16, f16, f16, f32, f32, f64},
+        /* bf */ {bf, bf, bf, bf, bf, bf, f32, bf, f32, f64},
+        /* f32 */ {f32, f32, f32, f32, f32, f32, f32, f32, f32, f64},
+        /* f64 */ {f64, f64, f64, f64, f64, f64, f64, f64, f64, f64},
+    };
+    return (tensor_dtype)table[a][b];
+}
+
+/* promote_types; float8 only with itself (PyTorch refuses any other pair). FZ_UNDEFINED on
+ * either side gives the other; *err is set on a refused pair. */
+static inline tensor_dtype fz_promote(tensor_dtype a, tensor_dtype b, bool *err) {
+    if (a == FZ_UNDEFINED) return b;
+    if (b == FZ_UNDEFINED) return a;
+    if (fz_is_float8(a) || fz_is_float8(b)) {
+        if (a != b) *err = true;
+        return a;
+    }
+    return fz_lattice(a, b);
+}
+
+/* c10's combine_categories: the higher-priority group's dtype unless the lower one brings a
+ * higher category (then the two promote). */
+static inline tensor_dtype fz_combine(tensor_dtype higher, tensor_dtype lower, bool *err) {
+    if (higher != FZ_UNDEFINED && fz_is_float(higher)) return higher;
+    if (higher == TENSOR_BOOL || (lower != FZ_UNDEFINED && fz_is_float(lower))) return fz_promote(higher, lower, err);
+    return higher != FZ_UNDEFINED ? higher : lower;
+}
+
+/* One operand of torch.result_type. */
+typedef enum fz_kind { FZ_DIMENSIONED = 0, FZ_ZERO_DIM = 1, FZ_SCALAR = 2 } fz_kind;
+typedef struct fz_operand_type {
+    fz_kind kind;
+    tensor_dtype dtype; /* for scalars: bool, int64 (a Python int) or float64 (a Python float) */
+} fz_operand_type;
+
+/* torch.result_type: dimensioned tensors promote among themselves, so do 0-d tensors, and so
+ * do Python scalars (a float stands for the default dtype float32); then the three results
+ * combine by category. Returns FZ_UNDEFINED with *err set when PyTorch raises. */
+static inline tensor_dtype fz_result_type(const fz_operand_type *ops, int n, bool *err) {
+    tensor_dtype dim = FZ_UNDEFINED, zero = FZ_UNDEFINED, wrapped = FZ_UNDEFINED;
+    bool e = false;
+    for (int i = 0; i < n; i++) {
+        tensor_dtype d = ops[i].dtype;
+        if (ops[i].kind == FZ_SCALAR) {
+            if (d == TENSOR_FLOAT64) d = TENSOR_FLOAT32;
+            wrapped = fz_promote(wrapped, d, &e);
+        } else if (ops[i].kind == FZ_ZERO_DIM) {
+            zero = fz_promote(zero, d, &e);
+        } else {
+            dim = fz_promote(dim, d, &e);
+        }
+    }
+    tensor_dtype r = fz_combine(dim, fz_combine(zero, wrapped, &e), &e);
+    if (e) {
+        *err = true;
+        return FZ_UNDEFINED;
+    }
+    return r;
+}
+
+/* ---- broadcasting ---- */
+
+/* Right-aligned broadcast of (na, a) and (nb, b) into out; false when a dim mismatches. */
+static inline bool fz_broadcast(int na, const int64_t *a, int nb, const int64_t *b, int *nout, int64_t *out) {
+    const int n = na > nb ? na : nb;
+    int64_t r[TENSOR_MAX_DIMS];
+    for (int i = 0; i < n; i++) {
+        const int ia = i - (n - na), ib = i - (n - nb);
+        const int64_t sa = ia >= 0 ? a[ia] : 1, sb = ib >= 0 ? b[ib] : 1;
+        if (sa != sb && sa != 1 && sb != 1) return false;
+        r[i] = sa == 1 ? sb : sa;
+    }
+    *nout = n;
+    memcpy(out, r, sizeof(int64_t) * (size_t)n);
+    return true;
+}
+
+static inline int64_t fz_numel(int n, const int64_t *sizes) {
+    int64_t p = 1;
+    for (int i = 0; i < n; i++) p *= sizes[i];
+    return p;
+}
+
+/* The next row-major multi-index; false after the last. */
+static inline bool fz_next_index(int n, const int64_t *sizes, int64_t *idx) {
+    for (int d = n - 1; d >= 0; d--) {
+        if (++idx[d] < sizes[d]) return true;
+        idx[d] = 0;
+    }
+    return false;
+}
+
+/* Element offset of a broadcast operand (n dims, right-aligned in an nshape-dim index). */
+static inline int64_t fz_bcast_offset(int nshape, const int64_t *idx, int n, const int64_t *sizes,
+                                      const int64_t *strides) {
+    int64_t off = 0;
+    for (int d = 0; d < n; d++) {
+        const int64_t i = idx[d + nshape - n];
+        if (sizes[d] != 1) off += i * strides[d];
+    }
+    return off;
+}
+
+#endif
