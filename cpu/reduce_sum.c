@@ -30,6 +30,7 @@
 #include <omp.h>
 #endif
 
+#include "cpu/cpu_isa.h"
 #include "cpu/cpu_reduce.h"
 #include "cpu/sum_simd.h"
 #include "ops/functors/mean.h"

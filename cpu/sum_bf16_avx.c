@@ -16,6 +16,7 @@
  * as +0 when nanskip), then the lanes are added pairwise exactly as there (lane l += lane
  * l + w, for w = 16, 8, 4, 2, 1; the lane with the smaller index is the first operand).
  * IEEE vector adds round as scalar ones; no FMA. */
+#include "cpu/cpu_isa.h"
 #include "cpu/sum_simd.h"
 
 #if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
@@ -26,15 +27,6 @@
  * prefetchers alone on one stream (Zen 5); a prefetch past the end of the tensor does not
  * fault. */
 #define PREFETCH 2048
-
-static bool have_avx512bw(void) {
-    static int have = -1; /* benign race: every thread computes the same value */
-    if (have < 0) {
-        __builtin_cpu_init();
-        have = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") ? 1 : 0;
-    }
-    return have == 1;
-}
 
 /* The tree from w = 8 down: a = lanes [0-3 | 8-11], b = lanes [4-7 | 12-15]. */
 __attribute__((target("avx2"))) static inline float tree_ab(__m256 a, __m256 b) {
@@ -124,7 +116,7 @@ T256 static void run256(const uint16_t *x, int64_t nb, bool nanskip, float *p) {
 }
 
 bool tt_cpu_sum_bf16_blocks(const uint16_t *x, int64_t nb, bool nanskip, float *p, bool avx512) {
-    if (avx512 && have_avx512bw()) run512(x, nb, nanskip, p);
+    if (avx512 && tt_cpu_has(TT_CPU_AVX512F | TT_CPU_AVX512BW)) run512(x, nb, nanskip, p);
     else if (tt_cpu_sum_simd_avx2()) run256(x, nb, nanskip, p);
     else return false;
     return true;

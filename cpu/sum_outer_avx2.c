@@ -9,6 +9,7 @@
  * Same bits as sum_tmpl.h's outer: per column, part = ((0 + r0) + r1) + ... over the
  * group's rows in order (NaN as 0 when nanskip), then TwoSum into {s, c}; groups anchored to
  * the reduced index (16 rows, starting at multiples of 16). */
+#include "cpu/cpu_isa.h"
 #include "cpu/sum_simd.h"
 
 #if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
@@ -25,18 +26,7 @@
  * 64-float rows 1.8x faster). */
 #define MAX_ROW_BYTES 1024
 
-bool tt_cpu_sum_simd_f16c(void) {
-    static int have = -1; /* benign race: every thread computes the same value */
-    if (have < 0) {
-        __builtin_cpu_init();
-#ifdef __clang__ /* clang's __builtin_cpu_supports has no "f16c"; every AVX2 CPU has F16C */
-        have = __builtin_cpu_supports("avx2") ? 1 : 0;
-#else
-        have = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("f16c") ? 1 : 0;
-#endif
-    }
-    return have == 1;
-}
+bool tt_cpu_sum_simd_f16c(void) { return tt_cpu_has(TT_CPU_AVX2 | TT_CPU_F16C); }
 
 /* 8 elements at p as floats (NaN as 0 when nanskip). */
 ATTR INLINE __m256 ld8(const char *p, const cpu_sum_elem e, const bool nanskip) {

@@ -11,19 +11,13 @@
  * lanes, which changes at most the sign of a zero partial, and the fold (s starts at +0 and
  * never becomes -0) gives the same s and c for +0 and -0. Every other addition is the same
  * addition on the same operands: IEEE vector adds round as scalar ones, and no FMA is used. */
+#include "cpu/cpu_isa.h"
 #include "cpu/sum_simd.h"
 
 #if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
 #include <immintrin.h>
 
-bool tt_cpu_sum_simd_avx2(void) {
-    static int have = -1; /* benign race: every thread computes the same value */
-    if (have < 0) {
-        __builtin_cpu_init();
-        have = __builtin_cpu_supports("avx2") ? 1 : 0;
-    }
-    return have == 1;
-}
+bool tt_cpu_sum_simd_avx2(void) { return tt_cpu_has(TT_CPU_AVX2); }
 
 #define ATTR __attribute__((target("avx2")))
 /* Software prefetch distance of the direct (output) path, in bytes: with 16 KiB, [4M, 7] ran

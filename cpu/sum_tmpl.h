@@ -20,10 +20,15 @@
  *                     nb full blocks from x, bitwise, and is true, or does nothing and is
  *                     false; row() then uses it for full blocks (hand-written kernels that
  *                     read several blocks at once: cpu/sum_bf16_avx.c)
- *   SUMT_ATTR         attribute of every generated function (e.g. a target ISA); default:
- *                     none, and the two entry points (row, outer) get
- *                     target_clones("avx512f", "avx2", "default") on x86-64 GCC (AVX-512
- *                     loads of wide outer rows run ~10% faster on Zen 5)
+ *   SUMT_ATTR         attribute of every generated function (e.g. a target ISA). Without it,
+ *                     on x86-64 GCC/Clang the entry points (row, rows_short, outer) come
+ *                     in three variants, AVX-512F, AVX2 and baseline (AVX-512 loads of wide
+ *                     outer rows run ~10% faster on Zen 5), chosen per CPU: by the loader
+ *                     (target_clones, an ifunc) when TENSOR_HAVE_IFUNC (GCC), else by a
+ *                     test of cpu/cpu_isa.h's cached features in each entry point. Ifuncs
+ *                     are resolved while the loader relocates the library, before a
+ *                     ThreadSanitizer runtime can run the resolver's instrumented code,
+ *                     which crashes; TSan builds turn TENSOR_IFUNC off.
  *
  * The arithmetic (what makes results reproducible and accurate). The ISA only changes how
  * many lanes one instruction handles, never which additions happen, so every variant gives
@@ -47,17 +52,6 @@
 #define SUMT_GROUP 16
 /* Columns of an outer chunk: 16 KiB per array (partials, s, c: 48 KiB of stack). */
 #define SUMT_COLS (16384 / (int)sizeof(SUMT_T))
-#ifdef SUMT_ATTR
-#define SUMT_ENTRY SUMT_ATTR
-#define SUMT_HELPER SUMT_ATTR
-#else
-#define SUMT_HELPER
-#if defined(__GNUC__) && defined(__x86_64__) && !defined(__clang__)
-#define SUMT_ENTRY __attribute__((target_clones("avx512f", "avx2", "default")))
-#else
-#define SUMT_ENTRY
-#endif
-#endif
 #ifndef SUMT_TWO_STREAMS
 #define SUMT_TWO_STREAMS 0
 #endif
@@ -68,270 +62,79 @@
     } while (0)
 #endif
 
-#if SUMT_NANSKIP
-#define SUMT_VAL(e) SUMT_FN(val)(e)
-SUMT_HELPER static inline SUMT_T SUMT_FN(val)(SUMT_ELEM e) {
-    SUMT_T v = SUMT_LOAD(e);
-    return v == v ? v : (SUMT_T)0;
-}
-/* Non-NaN elements of a run (nanmean's denominator). */
-SUMT_HELPER static inline int64_t SUMT_FN(count)(const SUMT_ELEM *restrict x, int64_t n) {
-    int64_t c = 0;
-    for (int64_t k = 0; k < n; k++) {
-        SUMT_T v = SUMT_LOAD(x[k]);
-        c += v == v;
-    }
-    return c;
-}
-#define SUMT_MASK(v) ((v) == (v) ? (v) : (SUMT_T)0)
-#else
-#define SUMT_VAL(e) SUMT_LOAD(e)
-#define SUMT_MASK(v) (v)
-#endif
+#define SUMT_CAT_(a, b) a##b
+#define SUMT_CAT(a, b) SUMT_CAT_(a, b)
+#define SUMT_V(x) SUMT_CAT(SUMT_FN(x), SUMT_VSFX)
 
-/* One block (n <= SUMT_BLOCK elements). */
-SUMT_HELPER static inline SUMT_T SUMT_FN(block)(const SUMT_ELEM *restrict x, int64_t n) {
-    SUMT_T lane[SUMT_LANES];
-    if (n < SUMT_LANES) {
-        /* A short run (e.g. rows of 16): each element has a lane of its own and the tree only
-         * spans the next power of two. The same additions as the full path, since the lanes
-         * it skips hold zeros (x + 0 == x; the fold normalises the sign of a zero sum). */
-        int p = 1;
-        while (p < n) p *= 2;
-        for (int l = 0; l < n; l++) lane[l] = SUMT_VAL(x[l]);
-        for (int l = (int)n; l < p; l++) lane[l] = 0;
-        for (int w = p / 2; w > 0; w /= 2)
-            for (int l = 0; l < w; l++) lane[l] += lane[l + w];
-        return n > 0 ? lane[0] : (SUMT_T)0;
-    }
-    for (int l = 0; l < SUMT_LANES; l++) lane[l] = 0;
-    int64_t k = 0;
-    for (; k + SUMT_LANES <= n; k += SUMT_LANES) {
-        SUMT_T v[SUMT_LANES];
-        for (int l = 0; l < SUMT_LANES; l += 8) SUMT_LOAD8(v + l, x + k + l);
-        for (int l = 0; l < SUMT_LANES; l++) lane[l] += SUMT_MASK(v[l]);
-    }
-    for (int l = 0; k + l < n; l++) lane[l] += SUMT_VAL(x[k + l]);
-    for (int w = SUMT_LANES / 2; w > 0; w /= 2)
-        for (int l = 0; l < w; l++) lane[l] += lane[l + w];
-    return lane[0];
+#if !defined(SUMT_ATTR) && (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__) && !TENSOR_HAVE_IFUNC
+/* Without ifuncs: the body three times, as plain functions compiled for AVX-512F, AVX2 and the
+ * baseline (the ISAs of the target_clones below), and the entry points as small functions that
+ * call the variant for this CPU. The choice costs one relaxed load and a predictable branch per
+ * call, as an ifunc's indirect call does. */
+#define SUMT_VSFX _avx512
+#define SUMT_ENTRY __attribute__((target("avx512f")))
+#define SUMT_HELPER SUMT_ENTRY
+#include "cpu/sum_tmpl_body.h"
+#undef SUMT_VSFX
+#undef SUMT_ENTRY
+#undef SUMT_HELPER
+#define SUMT_VSFX _avx2
+#define SUMT_ENTRY __attribute__((target("avx2")))
+#define SUMT_HELPER SUMT_ENTRY
+#include "cpu/sum_tmpl_body.h"
+#undef SUMT_VSFX
+#undef SUMT_ENTRY
+#undef SUMT_HELPER
+#define SUMT_VSFX _base
+#define SUMT_ENTRY
+#define SUMT_HELPER
+#include "cpu/sum_tmpl_body.h"
+/* calls entry point `name`'s variant for this CPU with the arguments that follow */
+#define SUMT_PICK(name, ...)                                                                       \
+    do {                                                                                           \
+        const unsigned f_ = tt_cpu_features();                                                     \
+        if (f_ & TT_CPU_AVX512F) SUMT_CAT(SUMT_FN(name), _avx512)(__VA_ARGS__);                    \
+        else if (f_ & TT_CPU_AVX2) SUMT_CAT(SUMT_FN(name), _avx2)(__VA_ARGS__);                    \
+        else SUMT_CAT(SUMT_FN(name), _base)(__VA_ARGS__);                                          \
+    } while (0)
+static void SUMT_FN(row)(const SUMT_ELEM *x, int64_t n, int64_t index0, SUMT_ACC *acc, bool count) {
+    SUMT_PICK(row, x, n, index0, acc, count);
 }
-
-/* Two full blocks at once (x and y, SUMT_BLOCK elements each): block()'s additions for each,
- * interleaved so that two input streams are in flight (one stream leaves part of a core's
- * read bandwidth unused: the benchmark's read ceiling is reached with two). */
-SUMT_HELPER static inline void SUMT_FN(block2)(const SUMT_ELEM *restrict x, const SUMT_ELEM *restrict y,
-                                               SUMT_T *px, SUMT_T *py) {
-    SUMT_T la[SUMT_LANES], lb[SUMT_LANES];
-    for (int l = 0; l < SUMT_LANES; l++) la[l] = lb[l] = 0;
-    for (int64_t k = 0; k < SUMT_BLOCK; k += SUMT_LANES) {
-        SUMT_T va[SUMT_LANES], vb[SUMT_LANES];
-        for (int l = 0; l < SUMT_LANES; l += 8) {
-            SUMT_LOAD8(va + l, x + k + l);
-            SUMT_LOAD8(vb + l, y + k + l);
-        }
-        for (int l = 0; l < SUMT_LANES; l++) {
-            la[l] += SUMT_MASK(va[l]);
-            lb[l] += SUMT_MASK(vb[l]);
-        }
-    }
-    for (int w = SUMT_LANES / 2; w > 0; w /= 2)
-        for (int l = 0; l < w; l++) {
-            la[l] += la[l + w];
-            lb[l] += lb[l + w];
-        }
-    *px = la[0];
-    *py = lb[0];
+static void SUMT_FN(rows_short)(const char *x, int64_t stride, int64_t n, int64_t nrows, char *acc,
+                                int64_t acc_stride) {
+    SUMT_PICK(rows_short, x, stride, n, nrows, acc, acc_stride);
 }
-
-/* A contiguous run x[0 .. n) of one output's elements whose first reduced index is index0,
- * folded into *acc. count: also count non-NaN elements into acc->n (nanmean). The full
- * blocks are taken in windows of up to 32: block i with block i + half (block2), the
- * partials folded in block order afterwards, so the folds are those of one block at a
- * time. */
-SUMT_ENTRY static void SUMT_FN(row)(const SUMT_ELEM *x, int64_t n, int64_t index0, SUMT_ACC *acc, bool count) {
-    int64_t head = (SUMT_BLOCK - index0 % SUMT_BLOCK) % SUMT_BLOCK;
-    if (head > n) head = n;
-    int64_t k = 0;
-    if (!count) {
-        if (head > 0) SUMT_FOLD(acc, SUMT_FN(block)(x, head));
-        k = head;
-        while (SUMT_TWO_STREAMS && n - k >= 2 * SUMT_BLOCK) {
-            int64_t nb = (n - k) / SUMT_BLOCK;
-            if (nb > 32) nb = 32;
-            const int64_t half = nb / 2;
-            SUMT_T p[32];
-            for (int64_t i = 0; i < half; i++)
-                SUMT_FN(block2)(x + k + i * SUMT_BLOCK, x + k + (i + half) * SUMT_BLOCK, &p[i], &p[i + half]);
-            for (int64_t i = 0; i < 2 * half; i++) SUMT_FOLD(acc, p[i]);
-            k += 2 * half * SUMT_BLOCK;
-        }
-#ifdef SUMT_BLOCKS
-        while (n - k >= 2 * SUMT_BLOCK) {
-            int64_t nb = (n - k) / SUMT_BLOCK;
-            if (nb > 32) nb = 32;
-            SUMT_T p[32];
-            if (!(SUMT_BLOCKS(x + k, nb, p))) break;
-            for (int64_t i = 0; i < nb; i++) SUMT_FOLD(acc, p[i]);
-            k += nb * SUMT_BLOCK;
-        }
-#endif
-    }
-    while (k < n) {
-        const int64_t m = k == 0 && head > 0 ? head : (n - k < SUMT_BLOCK ? n - k : SUMT_BLOCK);
-        SUMT_FOLD(acc, SUMT_FN(block)(x + k, m));
-#if SUMT_NANSKIP
-        if (count) ((SUMT_NACC *)acc)->n += SUMT_FN(count)(x + k, m);
-#else
-        (void)count;
-#endif
-        k += m;
-    }
-}
-
-/* Short runs: nrows runs of n elements (1 <= n <= SUMT_LANES for the unrolled cases), run j
- * at x + j * stride bytes, its accumulator at acc + j * acc_stride; each run must lie inside
- * one anchored block (the caller checks), so row() would fold block(run) once: the same
- * additions, without the per-run call, anchoring and loop control. */
-SUMT_HELPER static inline __attribute__((always_inline)) void SUMT_FN(short_n)(const char *x, int64_t stride,
-                                                                               int64_t nrows, char *acc,
-                                                                               int64_t acc_stride, const int n) {
-    /* the next power of two, in a form that folds to a constant when n is one */
-    const int p = n <= 1 ? 1 : n <= 2 ? 2 : n <= 4 ? 4 : n <= 8 ? 8 : n <= 16 ? 16 : n <= 32 ? 32 : 64;
-    for (int64_t j = 0; j < nrows; j++) {
-        const SUMT_ELEM *restrict e = (const SUMT_ELEM *)(x + j * stride);
-        /* block()'s tree: element l in lane l, lanes n .. p hold zeros (the full path's
-         * 0 + x only differs in the sign of a zero, which the fold normalises) */
-        SUMT_T lane[SUMT_LANES];
-        for (int l = 0; l < SUMT_LANES; l++) lane[l] = l < n ? SUMT_VAL(e[l]) : (SUMT_T)0;
-#if SUMT_LANES >= 32
-        if (p >= 32)
-            for (int l = 0; l < 16; l++) lane[l] += lane[l + 16];
-#endif
-        if (p >= 16)
-            for (int l = 0; l < 8; l++) lane[l] += lane[l + 8];
-        if (p >= 8)
-            for (int l = 0; l < 4; l++) lane[l] += lane[l + 4];
-        if (p >= 4)
-            for (int l = 0; l < 2; l++) lane[l] += lane[l + 2];
-        if (p >= 2) lane[0] += lane[1];
-        SUMT_FOLD((SUMT_ACC *)(acc + j * acc_stride), lane[0]);
-    }
-}
-
-SUMT_ENTRY static void SUMT_FN(rows_short)(const char *x, int64_t stride, int64_t n, int64_t nrows, char *acc,
-                                          int64_t acc_stride) {
-    switch (n) {
-#define SUMT_CASE(N)                                                                               \
-    case N: SUMT_FN(short_n)(x, stride, nrows, acc, acc_stride, N); break;
-        SUMT_CASE(1) SUMT_CASE(2) SUMT_CASE(3) SUMT_CASE(4) SUMT_CASE(5) SUMT_CASE(6) SUMT_CASE(7) SUMT_CASE(8)
-        SUMT_CASE(9) SUMT_CASE(10) SUMT_CASE(11) SUMT_CASE(12) SUMT_CASE(13) SUMT_CASE(14) SUMT_CASE(15)
-        SUMT_CASE(16)
-#if SUMT_LANES >= 32
-        SUMT_CASE(17) SUMT_CASE(18) SUMT_CASE(19) SUMT_CASE(20) SUMT_CASE(21) SUMT_CASE(22) SUMT_CASE(23)
-        SUMT_CASE(24) SUMT_CASE(25) SUMT_CASE(26) SUMT_CASE(27) SUMT_CASE(28) SUMT_CASE(29) SUMT_CASE(30)
-        SUMT_CASE(31) SUMT_CASE(32)
-#endif
-#undef SUMT_CASE
-    default: SUMT_FN(short_n)(x, stride, nrows, acc, acc_stride, (int)n); break;
-    }
-}
-
-/* Sums the g rows (g <= SUMT_GROUP) at rows, rows + row_stride, ... (w contiguous elements
- * each) into part[0 .. w), each column in row order: part = ((0 + r0) + r1) + ... . Rows are
- * taken four at a time (four streams; the partial stays in a register between them), which
- * does not change the additions. */
-SUMT_HELPER static inline void SUMT_FN(group)(const char *rows, int64_t row_stride, int64_t g, int64_t w,
-                                              SUMT_T *restrict part) {
-    for (int64_t j = 0; j < w; j++) part[j] = 0;
-    int64_t r = 0;
-    for (; r + 4 <= g; r += 4) {
-        const SUMT_ELEM *restrict r0 = (const SUMT_ELEM *)(rows + r * row_stride);
-        const SUMT_ELEM *restrict r1 = (const SUMT_ELEM *)(rows + (r + 1) * row_stride);
-        const SUMT_ELEM *restrict r2 = (const SUMT_ELEM *)(rows + (r + 2) * row_stride);
-        const SUMT_ELEM *restrict r3 = (const SUMT_ELEM *)(rows + (r + 3) * row_stride);
-        int64_t j = 0;
-#ifdef SUMT_ADD8
-        for (; j + 8 <= w; j += 8) {
-            SUMT_ADD8(part + j, r0 + j);
-            SUMT_ADD8(part + j, r1 + j);
-            SUMT_ADD8(part + j, r2 + j);
-            SUMT_ADD8(part + j, r3 + j);
-        }
-#endif
-        for (; j < w; j++)
-            part[j] = (((part[j] + SUMT_VAL(r0[j])) + SUMT_VAL(r1[j])) + SUMT_VAL(r2[j])) + SUMT_VAL(r3[j]);
-    }
-    for (; r < g; r++) {
-        const SUMT_ELEM *restrict row = (const SUMT_ELEM *)(rows + r * row_stride);
-        int64_t j = 0;
-#ifdef SUMT_ADD8
-        for (; j + 8 <= w; j += 8) SUMT_ADD8(part + j, row + j);
-#endif
-        for (; j < w; j++) part[j] += SUMT_VAL(row[j]);
-    }
-}
-
-/* An outer block: size0 rows (reduced, first reduced index index0) of ncols contiguous
- * elements each, rows row_stride bytes apart; column j folds into the accumulator at
- * acc + j * acc_stride. Columns are taken in chunks of SUMT_COLS; for one chunk, the {s, c}
- * accumulators are copied into two plain arrays (so that the folds vectorise across
- * columns), then every group of rows is summed into a row of partials (SUMT_FN(group)) and
- * folded, and the accumulators are written back. The folds are SUMT_FOLD's additions. */
-SUMT_ENTRY static void SUMT_FN(outer)(const char *in, int64_t row_stride, int64_t size0, int64_t ncols, char *acc,
+static void SUMT_FN(outer)(const char *in, int64_t row_stride, int64_t size0, int64_t ncols, char *acc,
                            int64_t acc_stride, int64_t index0, bool count) {
-    SUMT_T part[SUMT_COLS], sv[SUMT_COLS], cv[SUMT_COLS];
-#if SUMT_NANSKIP
-    int32_t cnt[SUMT_COLS];
-#else
-    (void)count;
-#endif
-    for (int64_t j0 = 0; j0 < ncols; j0 += SUMT_COLS) {
-        const int64_t w = ncols - j0 < SUMT_COLS ? ncols - j0 : SUMT_COLS;
-        char *ab = acc + j0 * acc_stride;
-        for (int64_t j = 0; j < w; j++) {
-            const SUMT_ACC *a = (const SUMT_ACC *)(ab + j * acc_stride);
-            sv[j] = a->s;
-            cv[j] = a->c;
-        }
-        for (int64_t i0 = 0; i0 < size0;) {
-            int64_t g = SUMT_GROUP - (index0 + i0) % SUMT_GROUP;
-            if (g > size0 - i0) g = size0 - i0;
-            const char *rows = in + i0 * row_stride + j0 * (int64_t)sizeof(SUMT_ELEM);
-            SUMT_FN(group)(rows, row_stride, g, w, part);
-            for (int64_t j = 0; j < w; j++) {
-                SUMT_ACC a;
-                a.s = sv[j];
-                a.c = cv[j];
-                SUMT_FOLD(&a, part[j]);
-                sv[j] = a.s;
-                cv[j] = a.c;
-            }
-#if SUMT_NANSKIP
-            if (count) {
-                for (int64_t j = 0; j < w; j++) cnt[j] = 0;
-                for (int64_t r = 0; r < g; r++) {
-                    const SUMT_ELEM *restrict row = (const SUMT_ELEM *)(rows + r * row_stride);
-                    for (int64_t j = 0; j < w; j++) {
-                        SUMT_T v = SUMT_LOAD(row[j]);
-                        cnt[j] += v == v;
-                    }
-                }
-                for (int64_t j = 0; j < w; j++) ((SUMT_NACC *)(ab + j * acc_stride))->n += cnt[j];
-            }
-#endif
-            i0 += g;
-        }
-        for (int64_t j = 0; j < w; j++) {
-            SUMT_ACC *a = (SUMT_ACC *)(ab + j * acc_stride);
-            a->s = sv[j];
-            a->c = cv[j];
-        }
-    }
+    SUMT_PICK(outer, in, row_stride, size0, ncols, acc, acc_stride, index0, count);
 }
+#undef SUMT_PICK
+/* block() and count() under their plain names, baseline, as the tile paths of
+ * cpu/reduce_sum.c (baseline code) call them */
+static inline SUMT_T SUMT_FN(block)(const SUMT_ELEM *restrict x, int64_t n) { return SUMT_CAT(SUMT_FN(block), _base)(x, n); }
+#if SUMT_NANSKIP
+static inline int64_t SUMT_FN(count)(const SUMT_ELEM *restrict x, int64_t n) { return SUMT_CAT(SUMT_FN(count), _base)(x, n); }
+#endif
+#else
+#define SUMT_VSFX
+#ifdef SUMT_ATTR
+#define SUMT_ENTRY SUMT_ATTR
+#define SUMT_HELPER SUMT_ATTR
+#elif (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
+/* ifuncs: the loader binds each entry point to the clone for this CPU */
+#define SUMT_ENTRY __attribute__((target_clones("avx512f", "avx2", "default")))
+#define SUMT_HELPER
+#else
+#define SUMT_ENTRY
+#define SUMT_HELPER
+#endif
+#include "cpu/sum_tmpl_body.h"
+#endif
 
-#undef SUMT_VAL
-#undef SUMT_MASK
+#undef SUMT_V
+#undef SUMT_VSFX
+#undef SUMT_CAT
+#undef SUMT_CAT_
 #undef SUMT_ENTRY
 #undef SUMT_HELPER
 #undef SUMT_ATTR

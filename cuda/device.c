@@ -2,6 +2,7 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,8 +26,7 @@ tensor_status tensor_cuda_error(cudaError_t err, const char *func) {
  * once), so the count is asked once: tensor_device_check calls it for every allocation. */
 static pthread_once_t devices_once = PTHREAD_ONCE_INIT;
 static int device_count;
-/* The current stream of each device, per thread (a thread starts on the default stream). */
-static _Thread_local void *current_streams[TENSOR_CUDA_MAX_THREAD_STREAMS];
+static _Atomic(uintptr_t) *current_streams; /* device_count entries; NULL if host memory ran out */
 
 static void devices_init(void) {
     int n = 0;
@@ -36,6 +36,11 @@ static void devices_init(void) {
         n = 0;
     }
     device_count = n;
+    if (n > 0) {
+        current_streams = calloc((size_t)n, sizeof *current_streams);
+        if (current_streams != NULL)
+            for (int i = 0; i < n; i++) atomic_init(&current_streams[i], (uintptr_t)0);
+    }
 }
 
 int tensor_cuda_device_count(void) {
@@ -73,18 +78,12 @@ void tensor_cuda_device_restore(int saved) {
 
 /* ---- streams ---- */
 
-static tensor_status check_stream_slot(int device, const char *func) {
-    if (check_index(device, func) != TENSOR_OK) return TENSOR_ERR_DEVICE;
-    if (device >= TENSOR_CUDA_MAX_THREAD_STREAMS)
-        return tensor_error(TENSOR_ERR_DEVICE, "%s: device cuda:%d has no current-stream slot (devices 0 to %d do)",
-                            func, device, TENSOR_CUDA_MAX_THREAD_STREAMS - 1);
-    return TENSOR_OK;
-}
-
 tensor_status tensor_cuda_set_stream(int device, void *stream) {
     const char *func = "tensor_cuda_set_stream";
-    if (check_stream_slot(device, func) != TENSOR_OK) return TENSOR_ERR_DEVICE;
-    current_streams[device] = stream;
+    if (check_index(device, func) != TENSOR_OK) return TENSOR_ERR_DEVICE;
+    if (current_streams == NULL)
+        return tensor_error(TENSOR_ERR_OUT_OF_MEMORY, "%s: out of host memory for the stream table", func);
+    atomic_store_explicit(&current_streams[device], (uintptr_t)stream, memory_order_release);
     return TENSOR_OK;
 }
 
@@ -92,16 +91,17 @@ tensor_status tensor_cuda_exchange_stream(int device, void *stream, void **previ
     const char *func = "tensor_cuda_exchange_stream";
     TENSOR_CHECK_NOT_NULL(previous, func, "previous");
     *previous = NULL;
-    if (check_stream_slot(device, func) != TENSOR_OK) return TENSOR_ERR_DEVICE;
-    *previous = current_streams[device];
-    current_streams[device] = stream;
+    if (check_index(device, func) != TENSOR_OK) return TENSOR_ERR_DEVICE;
+    if (current_streams == NULL)
+        return tensor_error(TENSOR_ERR_OUT_OF_MEMORY, "%s: out of host memory for the stream table", func);
+    *previous = (void *)atomic_exchange_explicit(&current_streams[device], (uintptr_t)stream, memory_order_acq_rel);
     return TENSOR_OK;
 }
 
 void *tensor_cuda_get_stream(int device) {
     int n = tensor_cuda_device_count();
-    if (device < 0 || device >= n || device >= TENSOR_CUDA_MAX_THREAD_STREAMS) return NULL;
-    return current_streams[device];
+    if (device < 0 || device >= n || current_streams == NULL) return NULL;
+    return (void *)atomic_load_explicit(&current_streams[device], memory_order_acquire);
 }
 
 cudaStream_t tensor_cuda_stream_of(int device) { return (cudaStream_t)tensor_cuda_get_stream(device); }

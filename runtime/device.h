@@ -69,34 +69,29 @@ TENSOR_API tensor_status tensor_cuda_empty_cache(void);
 /* Waits for all work on the current device (cudaDeviceSynchronize). A no-op without CUDA. */
 TENSOR_API tensor_status tensor_cuda_synchronize(void);
 
-/* The "current stream" of CUDA device `device` for the calling thread: the cudaStream_t (passed
- * as void *) on which tinytensor queues this thread's work and allocations for that device.
- * NULL, every thread's default, is the legacy default stream. The setting is per thread, as
- * PyTorch's current stream: a thread that never set one runs on the default stream whatever
- * other threads set (devices 0 to TENSOR_CUDA_MAX_THREAD_STREAMS - 1 have a per-thread slot;
- * setting a stream for a higher index is TENSOR_ERR_DEVICE).
- * Ordering with the caller's own work: tinytensor's work on a stream is ordered after what the
- * caller queued on that stream before the call, and before what it queues after (stream order);
- * to order against another stream, record a cudaEvent on one and cudaStreamWaitEvent on the
- * other. Results read back to host memory (tensor_to_buffer, tensor_item, copies to the CPU)
- * synchronize the stream.
+/* The "current stream" of CUDA device `device`: the cudaStream_t (passed as void *) on which
+ * tinytensor queues its work and its allocations for that device. NULL, the default, is the
+ * legacy default stream. The setting is process-wide, not per thread: the reduction engine's
+ * grid counters are per device and rely on one stream ordering the library's work on a device.
+ * Before switching a device to another stream, synchronize the old one.
+ * Ordering with the caller's own work: tinytensor's work on the stream is ordered after what the
+ * caller queued on it before the call and before what it queues after (stream order); to order
+ * against another stream, record a cudaEvent on one and cudaStreamWaitEvent on the other.
+ * Results read back to host memory (tensor_to_buffer, copies to the CPU) synchronize the stream.
  * Ownership: the library BORROWS the stream and never destroys it. The caller keeps it alive
  * while tensors allocated on it live and while work queued on it may run, and synchronizes it
  * before destroying it (memory freed on a stream is reused only on the same stream, which
  * orders the reuse after the work queued before the free).
  * TENSOR_ERR_DEVICE for a bad index or a build without CUDA. */
 TENSOR_API tensor_status tensor_cuda_set_stream(int device, void *stream);
-/* The calling thread's current stream of `device` (NULL: the legacy default stream, a bad index
- * or no CUDA). */
+/* The current stream of `device` (NULL: the legacy default stream, a bad index or no CUDA). */
 TENSOR_API void *tensor_cuda_get_stream(int device);
-/* Sets the calling thread's current stream of `device` to `stream` and writes the one it
- * replaces to *previous, so that a scope can restore it:
+/* Sets the current stream of `device` to `stream` and writes the one it replaces to *previous,
+ * so that a scope can restore it:
  *     void *prev; tensor_cuda_exchange_stream(0, mine, &prev); ...; tensor_cuda_set_stream(0, prev);
  * Errors as tensor_cuda_set_stream, and a NULL previous (TENSOR_ERR_INVALID_ARGUMENT); on error
  * nothing changes. */
 TENSOR_API tensor_status tensor_cuda_exchange_stream(int device, void *stream, void **previous);
-/* The devices with a per-thread current stream slot. */
-#define TENSOR_CUDA_MAX_THREAD_STREAMS 64
 
 #ifdef __cplusplus
 }

@@ -2,7 +2,9 @@
 # Builds and passes the tests on a fresh machine: the dev preset (CUDA code compiled and linked
 # when nvcc is present; GPU tests skip without a GPU), the asan preset (the whole CPU suite
 # under AddressSanitizer + UndefinedBehaviorSanitizer) and, where clang has libFuzzer, the fuzz
-# preset (each libFuzzer target of tests/fuzz for TENSOR_FUZZ_SECONDS, 8 by default).
+# preset (each libFuzzer target of tests/fuzz for TENSOR_FUZZ_SECONDS, 8 by default); then the
+# installed-package check and the Python package's tests (scripts/test-python.sh).
+# TENSOR_TEST_PRESETS picks others, e.g. "tsan" (ThreadSanitizer, 6 to 7 minutes on 2 cores).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
@@ -22,3 +24,5 @@ for preset in ${TENSOR_TEST_PRESETS:-dev asan fuzz}; do
 done
 # The installed package must work for a consumer (find_package and pkg-config).
 bash scripts/check-install.sh
+# The Python package against that build (skipped, with the reason, without Python 3 and pip).
+bash scripts/test-python.sh
