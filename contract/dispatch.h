@@ -44,7 +44,9 @@ typedef enum tensor_op {
     /* A scan along one dim (cumsum, cumprod, logcumsumexp, cummax, cummin): params->scan_kind.
      * The iterator runs over the start of each line (every operand viewed with the scanned dim
      * of size 1): outputs (values[, int64 indices]), then the input; params->scan_len elements
-     * per line, params->scan_strides[arg] bytes apart in operand arg. */
+     * per line, params->scan_strides[arg] bytes apart in operand arg. cumsum/cumprod get an
+     * input of the output's dtype, an integer or bool input with an int64 output, or a 16-bit
+     * float input with a float32 output; the others, values of the input's dtype. */
     TENSOR_OP_SCAN,
     TENSOR_NUM_OPS
 } tensor_op;

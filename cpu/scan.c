@@ -20,8 +20,10 @@ typedef struct scan_ctx {
     cpu_val_kind val;
 } scan_ctx;
 
-/* log(exp(x) + exp(y)), PyTorch's _log_add_exp_helper (infinities of one sign stay). */
+/* log(exp(x) + exp(y)), PyTorch's _log_add_exp_helper: a NaN on either side gives NaN,
+ * infinities of one sign stay. */
 static double log_add_exp(double x, double y) {
+    if (isnan(x) || isnan(y)) return x + y;
     const double mn = y < x ? y : x, mx = x < y ? y : x;
     if (mn != mx || isfinite(mn)) return mx + log1p(exp(mn - mx));
     return x;

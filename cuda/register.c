@@ -5,6 +5,7 @@
  * until its kernel lands. */
 #include "cuda/elementwise_ops.h"
 #include "cuda/reduce_ops.h"
+#include "cuda/scan.h"
 #include "contract/dispatch.h"
 
 #define REG(OP, NAME)                                                                              \
@@ -27,4 +28,5 @@ void tt_cuda_register_kernels(void) {
     tensor_dispatch_register(TENSOR_OP_EW_COPY, TENSOR_DEVICE_CUDA, tensor_cuda_ew_copy_kernel);
     tensor_dispatch_register(TENSOR_OP_EW_FILL, TENSOR_DEVICE_CUDA, tensor_cuda_ew_fill_kernel);
     /* ---- end of the elementwise block ---- */
+    tensor_dispatch_register(TENSOR_OP_SCAN, TENSOR_DEVICE_CUDA, tensor_cuda_scan_kernel);
 }

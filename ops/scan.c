@@ -89,7 +89,18 @@ static tensor_t *cum(int kind, const tensor_t *t, int dim, tensor_dtype dtype, c
     tensor_dtype odt;
     if (tensor_reduce_rule_dtype(TENSOR_RULE_SUM, t->dtype, dtype, &odt, func, scan_names[kind]) != TENSOR_OK)
         return NULL;
-    return scan1(kind, t, dim, odt, func);
+    /* The kernels take an input of the output's dtype, an integer or bool input into int64, or
+     * a 16-bit float into float32 (contract/dispatch.h); any other pair is converted first,
+     * which is also PyTorch's rule (the input is cast to `dtype`, then scanned). */
+    const tensor_dtype in = t->dtype;
+    const bool direct = in == odt || (odt == TENSOR_INT64 && !tensor_dtype_is_floating(in)) ||
+                        (odt == TENSOR_FLOAT32 && (in == TENSOR_FLOAT16 || in == TENSOR_BFLOAT16));
+    if (direct) return scan1(kind, t, dim, odt, func);
+    tensor_t *cast = tensor_to_dtype(t, odt);
+    if (cast == NULL) return NULL;
+    tensor_t *out = scan1(kind, cast, dim, odt, func);
+    tensor_release(cast);
+    return out;
 }
 
 tensor_t *tensor_cumsum(const tensor_t *t, int dim, tensor_dtype dtype) {

@@ -82,6 +82,14 @@ static void test_logcumsumexp(void **state) {
     free(v);
     tensor_release(r);
     tensor_release(x);
+    /* A NaN propagates to every later element, finite ones included. */
+    x = ew_vec(TENSOR_FLOAT32, (double[]){1, NAN, 2, -INFINITY}, 4);
+    r = tensor_logcumsumexp(x, 0);
+    v = ew_values(r);
+    assert_true(fabs(v[0] - 1.0) < 1e-6 && isnan(v[1]) && isnan(v[2]) && isnan(v[3]));
+    free(v);
+    tensor_release(r);
+    tensor_release(x);
     /* Against log(cumsum(exp(x))) where that does not overflow. */
     x = ew_vec(TENSOR_FLOAT32, (double[]){0.5, -1.25, 2.0, 0.0, -3.0}, 5);
     r = tensor_logcumsumexp(x, -1);

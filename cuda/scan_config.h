@@ -1,0 +1,66 @@
+/* Launch planning of the CUDA scans (cuda/scan_kernel.cuh), host C with no CUDA runtime, so CI
+ * tests it without a GPU (tests/cuda_host).
+ *
+ * A scan runs `nlines` independent lines of `len` elements. Two kernels:
+ *   TT_SCAN_CONTIG   every operand dense along the line: a block of TT_SCAN_BLOCK threads scans
+ *                    a tile of TT_SCAN_TILE consecutive elements of one line, each warp a
+ *                    contiguous stretch, with vector loads; a line longer than a tile is cut
+ *                    into tiles chained by decoupled look-back.
+ *   TT_SCAN_STRIDED  anything else (the scanned dim is not the innermost, or lines are short):
+ *                    a block is tx consecutive lines x ty chunks of ch elements; consecutive
+ *                    threads take consecutive lines, so the loads are coalesced along the
+ *                    dense dim; a line longer than ty*ch (a slab) is cut into slabs chained by
+ *                    look-back per line.
+ * Tiles are numbered so that a tile's predecessors along its line have smaller numbers, and
+ * blocks take numbers from a counter in launch order: a tile that waits on a predecessor waits
+ * on a block that already runs. */
+#ifndef TENSOR_CUDA_SCAN_CONFIG_H
+#define TENSOR_CUDA_SCAN_CONFIG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "runtime/status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define TT_SCAN_BLOCK 256
+#define TT_SCAN_ITEMS 16 /* elements per thread of the contiguous kernel */
+#define TT_SCAN_TILE (TT_SCAN_BLOCK * TT_SCAN_ITEMS)
+#define TT_SCAN_MAX_CH 16 /* elements per thread of the strided kernel */
+/* Lines at least this long take the contiguous kernel when they are dense: shorter ones would
+ * leave most of a tile's threads idle. */
+#define TT_SCAN_CONTIG_MIN_LEN (TT_SCAN_TILE / 2)
+/* Blocks launched at most; each takes tiles until none is left. */
+#define TT_SCAN_MAX_GRID 1048576
+
+enum { TT_SCAN_CONTIG = 0, TT_SCAN_STRIDED = 1 };
+
+typedef struct tt_scan_config {
+    int variant;
+    int64_t nlines, len;
+    int64_t tiles_per_line; /* CONTIG */
+    int tx, ty, ch;         /* STRIDED: lines per block, chunks per line, elements per chunk */
+    int64_t ngroups;        /* STRIDED: blocks across the lines */
+    int64_t nslabs;         /* STRIDED: blocks along a line */
+    int64_t ntiles;         /* tiles in all */
+    int lookback;           /* tiles chained along a line (state buffer and tile counter needed) */
+    unsigned grid;
+    /* The look-back state (lookback only): a 16-byte tile counter, then one 32-bit flag per
+     * tile (rounded to 16 bytes), then per tile an aggregate and an inclusive prefix of
+     * acc_size bytes each. Offsets in bytes from the start of one buffer. */
+    size_t flags_offset, agg_offset, incl_offset, state_bytes, zero_bytes;
+} tt_scan_config;
+
+/* Plans a scan of nlines lines of len elements (both >= 1); dense: every operand's elements
+ * are adjacent along the line; acc_size: bytes of the kernel's accumulator. Errors (an element
+ * count or a state size that overflows) name func. */
+tensor_status tt_scan_config_make(int64_t nlines, int64_t len, int dense, size_t acc_size, tt_scan_config *cfg,
+                                  const char *func);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,391 @@
+// The CUDA scans: two kernels over the lines planned by cuda/scan_config.h, and decoupled
+// look-back between the tiles of a line.
+//
+// Look-back. A tile publishes its aggregate as soon as it has it, then reads its
+// predecessors' records a warp-wide window (32 tiles) at a time until it meets one that has
+// published its inclusive prefix; then it publishes its own. Chained scans that wait for the
+// immediate predecessor serialise the GPU on the flag latency; this lets tiles run ahead.
+//
+// Determinism. With floating-point sums the usual look-back is not reproducible: which
+// predecessors are inclusive when a tile looks depends on timing, and so does the order of the
+// additions. Here the prefix of tile k is always the left fold of the aggregates of tiles
+// 0..k-1: a tile folds, in order, the inclusive prefix it met (itself that left fold, by
+// induction) and the aggregates after it. Whatever the timing, the same additions happen in the
+// same order, so results are bitwise the same run to run. Inside a tile the order is fixed by
+// the thread layout.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstdint>
+#include <cstring>
+
+#include "cuda/scan_config.h"
+#include "cuda/scan_op.cuh"
+#include "iterator/offset_calc.h"
+
+namespace tt_scan {
+
+constexpr int kWarps = TT_SCAN_BLOCK / 32;
+// Aggregates a warp's look-back holds before it waits on a window: two windows, plus room for
+// the last, partial one.
+constexpr int kHold = 96;
+enum : unsigned { kNone = 0, kAggregate = 1, kInclusive = 2 };
+
+// What a kernel reads: the operands (byte pointers, each line's start from the offset
+// calculator over the line index: 0 values, 1 indices if any, then the input) and the plan.
+struct ScanArgs {
+    const char *in;
+    char *out;
+    char *idx;
+    tensor_offset_calc64 calc;
+    int in_arg;
+    int lookback;
+    int tx, ty, ch;
+    int64_t nlines, len, ntiles, tiles_per_line, ngroups;
+    int64_t s_in, s_out, s_idx; // bytes between elements of a line (strided kernel)
+};
+
+template <typename A> struct LookBack {
+    unsigned long long *counter;
+    unsigned *flags;
+    A *agg;
+    A *incl;
+};
+
+template <typename S, int N> struct alignas(sizeof(S) * N) Pack { S v[N]; };
+
+__device__ __forceinline__ unsigned ld_acquire(const unsigned *p) {
+    unsigned v;
+    asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+    return v;
+}
+
+__device__ __forceinline__ void st_release(unsigned *p, unsigned v) {
+    asm volatile("st.release.gpu.global.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+}
+
+// A record's value, read from L2 (another SM wrote it; the flag's acquire came first).
+template <typename A> __device__ __forceinline__ A ld_record(const A *p) {
+    static_assert(sizeof(A) == 4 || sizeof(A) == 8 || sizeof(A) == 16, "record size");
+    A r;
+    if constexpr (sizeof(A) == 4) {
+        unsigned w = __ldcg(reinterpret_cast<const unsigned *>(p));
+        memcpy(&r, &w, 4);
+    } else if constexpr (sizeof(A) == 8) {
+        unsigned long long w = __ldcg(reinterpret_cast<const unsigned long long *>(p));
+        memcpy(&r, &w, 8);
+    } else {
+        uint4 w = __ldcg(reinterpret_cast<const uint4 *>(p));
+        memcpy(&r, &w, 16);
+    }
+    return r;
+}
+
+template <typename A> __device__ __forceinline__ void publish(const LookBack<A> &st, int64_t rec, A v, bool inclusive) {
+    (inclusive ? st.incl : st.agg)[rec] = v;
+    st_release(st.flags + rec, inclusive ? kInclusive : kAggregate);
+}
+
+template <typename A> __device__ __forceinline__ A shfl_up(A x, unsigned d) {
+    static_assert(sizeof(A) % 4 == 0, "shuffled by 32-bit words");
+    unsigned w[sizeof(A) / 4];
+    memcpy(w, &x, sizeof x);
+#pragma unroll
+    for (int i = 0; i < (int)(sizeof(A) / 4); i++) w[i] = __shfl_up_sync(0xffffffffu, w[i], d);
+    memcpy(&x, w, sizeof x);
+    return x;
+}
+
+template <typename A> __device__ __forceinline__ A shfl_idx(A x, int src) {
+    unsigned w[sizeof(A) / 4];
+    memcpy(w, &x, sizeof x);
+#pragma unroll
+    for (int i = 0; i < (int)(sizeof(A) / 4); i++) w[i] = __shfl_sync(0xffffffffu, w[i], src);
+    memcpy(&x, w, sizeof x);
+    return x;
+}
+
+// Warp-collective (all 32 lanes): the exclusive prefix of tile k >= 1 of a line whose tile j
+// has record rec0 + j * rstride, as the left fold of the aggregates of tiles 0..k-1 (see the
+// top of the file). buf: this warp's kHold + 1 shared slots. Every lane gets the result.
+template <class Op>
+__device__ typename Op::acc_t look_back(const Op &op, const LookBack<typename Op::acc_t> &st, int64_t rec0,
+                                        int64_t rstride, int64_t k, typename Op::acc_t *buf) {
+    using A = typename Op::acc_t;
+    const int lane = threadIdx.x & 31;
+    int held = 0;         // aggregates in buf, newest first
+    int64_t top = k - 1;  // the newest tile of the window
+    for (;;) {
+        const int64_t j = top - lane;
+        const int64_t rec = rec0 + j * rstride;
+        unsigned f = kInclusive; // before the line's start: nothing to add
+        if (j >= 0) {
+            // The tile was handed to a block that already runs: it publishes in time.
+            do f = ld_acquire(st.flags + rec);
+            while (f == kNone);
+        }
+        const unsigned incl = __ballot_sync(0xffffffffu, f == kInclusive);
+        if (incl != 0) {
+            const int first = __ffs(incl) - 1; // the nearest inclusive prefix
+            if (lane < first) buf[held + lane] = ld_record(st.agg + rec);
+            if (lane == first) buf[kHold] = j >= 0 ? ld_record(st.incl + rec) : op.identity();
+            held += first;
+            break;
+        }
+        if (held + 64 <= kHold) { // keep this window's aggregates and look further back
+            buf[held + lane] = ld_record(st.agg + rec);
+            held += 32;
+            top -= 32;
+        } // else read the same window again: its tiles turn inclusive in time
+    }
+    __syncwarp();
+    if (lane == 0) {
+        A p = buf[kHold];
+        for (int i = held - 1; i >= 0; i--) p = op.combine(p, buf[i]);
+        buf[kHold] = p;
+    }
+    __syncwarp();
+    const A p = buf[kHold];
+    __syncwarp(); // buf is reused by the warp's next look-back
+    return p;
+}
+
+// Byte offsets of a line's start; one dim (the common case) needs no division.
+__device__ __forceinline__ void line_offsets(const tensor_offset_calc64 &calc, int64_t line,
+                                             int64_t off[TENSOR_OFFSET_CALC_MAX_ARGS]) {
+    if (calc.ndim <= 1) {
+#pragma unroll
+        for (int a = 0; a < TENSOR_OFFSET_CALC_MAX_ARGS; a++) off[a] = calc.ndim == 1 ? line * calc.strides[0][a] : 0;
+    } else {
+        tensor_offset_calc_get64(&calc, line, off);
+    }
+}
+
+// Takes the next tile: from the counter when tiles wait on each other (numbers in the order
+// blocks start), else the block's own stride. Uniform across the block.
+template <typename A>
+__device__ __forceinline__ unsigned long long next_tile(const ScanArgs &a, const LookBack<A> &st,
+                                                         unsigned long long iter, unsigned long long *slot) {
+    if (threadIdx.x == 0) *slot = a.lookback ? atomicAdd(st.counter, 1ull) : iter;
+    __syncthreads();
+    return *slot;
+}
+
+template <typename InS, typename OutS> constexpr int vec_width() {
+    constexpr int big = sizeof(InS) > sizeof(OutS) ? (int)sizeof(InS) : (int)sizeof(OutS);
+    return 16 / big;
+}
+
+template <typename T> __device__ __forceinline__ bool aligned(const void *p, int bytes) {
+    return ((uintptr_t)p & (uintptr_t)(bytes - 1)) == 0;
+}
+
+// Dense lines: a tile of TT_SCAN_TILE elements per block. Warp w holds the w-th stretch of
+// 32 * TT_SCAN_ITEMS elements; in step s, lane l holds VEC adjacent elements (one vector
+// access, the warp's accesses adjacent). A step is scanned inside each lane, then across the
+// warp by shuffles, and carried into the next step.
+template <class Op, typename InS, typename OutS>
+__global__ void __launch_bounds__(TT_SCAN_BLOCK) scan_contig_kernel(ScanArgs a, Op op, LookBack<typename Op::acc_t> st) {
+    using A = typename Op::acc_t;
+    constexpr int VEC = vec_width<InS, OutS>();
+    constexpr int STEPS = TT_SCAN_ITEMS / VEC;
+    __shared__ A s_warp[kWarps];
+    __shared__ A s_buf[kHold + 1];
+    __shared__ A s_tile_pre;
+    __shared__ unsigned long long s_tile;
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const int wbase = warp * 32 * TT_SCAN_ITEMS;
+    for (unsigned long long iter = blockIdx.x;; iter += gridDim.x) {
+        const unsigned long long tile = next_tile(a, st, iter, &s_tile);
+        if (tile >= (unsigned long long)a.ntiles) return;
+        const int64_t line = (int64_t)(tile / (unsigned long long)a.tiles_per_line);
+        const int64_t k = (int64_t)(tile % (unsigned long long)a.tiles_per_line);
+        int64_t off[TENSOR_OFFSET_CALC_MAX_ARGS];
+        line_offsets(a.calc, line, off);
+        const int64_t e0 = k * TT_SCAN_TILE;
+        const int64_t nvalid = a.len - e0 < TT_SCAN_TILE ? a.len - e0 : TT_SCAN_TILE;
+        const InS *in = reinterpret_cast<const InS *>(a.in + (a.in_arg == 1 ? off[1] : off[2])) + e0;
+        OutS *out = reinterpret_cast<OutS *>(a.out + off[0]) + e0;
+        int64_t *idx = Op::has_index ? reinterpret_cast<int64_t *>(a.idx + off[1]) + e0 : nullptr;
+        const bool vec = nvalid == TT_SCAN_TILE && aligned<InS>(in, VEC * sizeof(InS)) &&
+                         aligned<OutS>(out, VEC * sizeof(OutS)) && (!Op::has_index || aligned<int64_t>(idx, 16));
+
+        A x[TT_SCAN_ITEMS];
+#pragma unroll
+        for (int s = 0; s < STEPS; s++) {
+            const int e = wbase + s * 32 * VEC + lane * VEC;
+            if (vec) {
+                const Pack<InS, VEC> p = *reinterpret_cast<const Pack<InS, VEC> *>(in + e);
+#pragma unroll
+                for (int v = 0; v < VEC; v++) x[s * VEC + v] = op.load(p.v[v], e0 + e + v);
+            } else {
+#pragma unroll
+                for (int v = 0; v < VEC; v++)
+                    x[s * VEC + v] = e + v < nvalid ? op.load(in[e + v], e0 + e + v) : op.identity();
+            }
+        }
+        A carry;
+#pragma unroll
+        for (int s = 0; s < STEPS; s++) {
+#pragma unroll
+            for (int v = 1; v < VEC; v++) x[s * VEC + v] = op.combine(x[s * VEC + v - 1], x[s * VEC + v]);
+            A t = x[s * VEC + VEC - 1];
+#pragma unroll
+            for (unsigned d = 1; d < 32; d *= 2) {
+                const A y = shfl_up(t, d);
+                if (lane >= (int)d) t = op.combine(y, t);
+            }
+            const A ex = shfl_up(t, 1);
+            const A total = shfl_idx(t, 31);
+            if (s == 0) {
+                if (lane > 0)
+#pragma unroll
+                    for (int v = 0; v < VEC; v++) x[v] = op.combine(ex, x[v]);
+                carry = total;
+            } else {
+                const A pre = lane > 0 ? op.combine(carry, ex) : carry;
+#pragma unroll
+                for (int v = 0; v < VEC; v++) x[s * VEC + v] = op.combine(pre, x[s * VEC + v]);
+                carry = op.combine(carry, total);
+            }
+        }
+        if (lane == 0) s_warp[warp] = carry;
+        __syncthreads();
+        if (a.lookback && warp == 0) {
+            A agg = s_warp[0];
+#pragma unroll
+            for (int w = 1; w < kWarps; w++) agg = op.combine(agg, s_warp[w]);
+            const int64_t rec0 = line * a.tiles_per_line;
+            if (lane == 0) publish(st, rec0 + k, agg, k == 0);
+            if (k > 0) {
+                const A pre = look_back(op, st, rec0, 1, k, s_buf);
+                if (lane == 0) {
+                    publish(st, rec0 + k, op.combine(pre, agg), true);
+                    s_tile_pre = pre;
+                }
+            }
+        }
+        __syncthreads();
+        // This warp's prefix: the tile's (k > 0), then the tile's earlier warps.
+        bool has = a.lookback && k > 0;
+        A pre = has ? s_tile_pre : op.identity();
+        for (int w = 0; w < warp; w++) {
+            pre = has ? op.combine(pre, s_warp[w]) : s_warp[w];
+            has = true;
+        }
+#pragma unroll
+        for (int s = 0; s < STEPS; s++) {
+            const int e = wbase + s * 32 * VEC + lane * VEC;
+            A r[VEC];
+#pragma unroll
+            for (int v = 0; v < VEC; v++) r[v] = has ? op.combine(pre, x[s * VEC + v]) : x[s * VEC + v];
+            if (vec) {
+                Pack<OutS, VEC> q;
+                int64_t ib[VEC];
+#pragma unroll
+                for (int v = 0; v < VEC; v++) op.store(r[v], &q.v[v], &ib[v]);
+                *reinterpret_cast<Pack<OutS, VEC> *>(out + e) = q;
+                if constexpr (Op::has_index) {
+                    if constexpr (VEC >= 2) {
+#pragma unroll
+                        for (int v = 0; v < VEC; v += 2)
+                            *reinterpret_cast<Pack<int64_t, 2> *>(idx + e + v) = Pack<int64_t, 2>{{ib[v], ib[v + 1]}};
+                    } else {
+                        idx[e] = ib[0];
+                    }
+                }
+            } else {
+#pragma unroll
+                for (int v = 0; v < VEC; v++)
+                    if (e + v < nvalid) op.store(r[v], out + e + v, Op::has_index ? idx + e + v : nullptr);
+            }
+        }
+        __syncthreads(); // s_tile and s_warp are the next tile's
+    }
+}
+
+// Any layout: a block is tx lines x ty chunks of ch elements (a slab of ty * ch elements of
+// each line); thread (x, y) scans chunk y of line x in order, the chunks of a slab are chained
+// by one thread per line, and the slabs of a line by look-back (a warp per line).
+template <class Op, typename InS, typename OutS>
+__global__ void __launch_bounds__(TT_SCAN_BLOCK) scan_strided_kernel(ScanArgs a, Op op, LookBack<typename Op::acc_t> st) {
+    using A = typename Op::acc_t;
+    __shared__ A s_chunk[TT_SCAN_BLOCK]; // chunk totals, then each chunk's prefix within the slab
+    __shared__ A s_slab[TT_SCAN_BLOCK];  // per line: the slab's aggregate, then its prefix
+    __shared__ A s_buf[kWarps][kHold + 1];
+    __shared__ unsigned long long s_tile;
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const int tx = a.tx, ty = a.ty, ch = a.ch;
+    const int x = threadIdx.x % tx, y = threadIdx.x / tx;
+    const bool in_block = y < ty;
+    for (unsigned long long iter = blockIdx.x;; iter += gridDim.x) {
+        const unsigned long long tile = next_tile(a, st, iter, &s_tile);
+        if (tile >= (unsigned long long)a.ntiles) return;
+        const int64_t slab = (int64_t)(tile / (unsigned long long)a.ngroups);
+        const int64_t group = (int64_t)(tile % (unsigned long long)a.ngroups);
+        const int64_t line = group * tx + x;
+        const bool live = in_block && line < a.nlines;
+        int64_t off[TENSOR_OFFSET_CALC_MAX_ARGS] = {0};
+        if (live) line_offsets(a.calc, line, off);
+        const int64_t e0 = slab * ((int64_t)ty * ch) + (int64_t)y * ch;
+        const char *in = a.in + (a.in_arg == 1 ? off[1] : off[2]);
+
+        A v[TT_SCAN_MAX_CH];
+        A total = op.identity();
+#pragma unroll
+        for (int i = 0; i < TT_SCAN_MAX_CH; i++) {
+            if (i < ch) {
+                const int64_t e = e0 + i;
+                v[i] = live && e < a.len ? op.load(*reinterpret_cast<const InS *>(in + e * a.s_in), e) : op.identity();
+                if (i > 0) v[i] = op.combine(v[i - 1], v[i]);
+                total = v[i];
+            }
+        }
+        if (in_block) s_chunk[threadIdx.x] = total;
+        __syncthreads();
+        if (y == 0) { // one thread per line: the chunks' prefixes, the slab's aggregate
+            A run = s_chunk[x];
+            for (int yy = 1; yy < ty; yy++) {
+                const A t = s_chunk[yy * tx + x];
+                s_chunk[yy * tx + x] = run;
+                run = op.combine(run, t);
+            }
+            s_slab[x] = run;
+            if (a.lookback && line < a.nlines) publish(st, slab * a.nlines + line, run, slab == 0);
+        }
+        __syncthreads();
+        if (a.lookback && slab > 0) {
+            for (int xx = warp; xx < tx; xx += kWarps) {
+                const int64_t ln = group * tx + xx;
+                if (ln >= a.nlines) break;
+                const A pre = look_back(op, st, ln, a.nlines, slab, s_buf[warp]);
+                if (lane == 0) {
+                    publish(st, slab * a.nlines + ln, op.combine(pre, s_slab[xx]), true);
+                    s_slab[xx] = pre;
+                }
+            }
+        }
+        __syncthreads();
+        if (live) {
+            bool has = a.lookback && slab > 0;
+            A pre = has ? s_slab[x] : op.identity();
+            if (y > 0) {
+                pre = has ? op.combine(pre, s_chunk[threadIdx.x]) : s_chunk[threadIdx.x];
+                has = true;
+            }
+            char *out = a.out + off[0];
+            char *idx = Op::has_index ? a.idx + off[1] : nullptr;
+#pragma unroll
+            for (int i = 0; i < TT_SCAN_MAX_CH; i++) {
+                const int64_t e = e0 + i;
+                if (i < ch && e < a.len)
+                    op.store(has ? op.combine(pre, v[i]) : v[i], reinterpret_cast<OutS *>(out + e * a.s_out),
+                             Op::has_index ? reinterpret_cast<int64_t *>(idx + e * a.s_idx) : nullptr);
+            }
+        }
+        __syncthreads(); // s_tile, s_chunk and s_slab are the next tile's
+    }
+}
+
+} // namespace tt_scan
