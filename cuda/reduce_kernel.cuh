@@ -528,7 +528,11 @@ struct Reducer {
         // Slot of (this CTA, this column[, this lane when lanes own outputs]).
         uint32_t slot = blockIdx.y + blockIdx.x * ctas;
         if (!x_reduce()) slot = threadIdx.x + slot * blockDim.x;
-        if (should_store) staging[slot] = value;
+        // Every slot is written, also by lanes whose output is out of range (their value is
+        // never stored): the last CTA folds whole columns of slots, and a slot left unwritten
+        // would be read uninitialized (compute-sanitizer initcheck on a fresh staging block).
+        (void)should_store;
+        staging[slot] = value;
         __threadfence();  // release: our partial is visible device-wide before we count
         __shared__ bool is_last;
         __syncthreads();
