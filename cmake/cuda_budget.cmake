@@ -9,7 +9,7 @@
 # Usage: cmake -DLIB=<libtinytensor.so> -DNM=<nm> -DCUOBJDUMP=<cuobjdump or empty> -DROWS=<table rows>
 #              -DARCHS=<n> -DCONFIG=<cfg> -P cuda_budget.cmake
 set(TENSOR_REDUCE_KERNEL_BUDGET 1350)
-set(TENSOR_CUDA_KERNEL_BUDGET 3650)
+set(TENSOR_CUDA_KERNEL_BUDGET 3780)
 set(TENSOR_CUDA_LIBRARY_BUDGET_MB 48)
 
 foreach(v LIB NM ROWS ARCHS CONFIG)
