@@ -26,7 +26,7 @@ tensor_status tt_scan_config_make(int64_t nlines, int64_t len, int dense, size_t
     cfg->len = len;
     if (dense && len >= TT_SCAN_CONTIG_MIN_LEN) {
         cfg->variant = TT_SCAN_CONTIG;
-        cfg->tiles_per_line = ceil_div(len, TT_SCAN_TILE);
+        cfg->tiles_per_line = ceil_div(len, TT_SCAN_TILE(acc_size));
         cfg->ntiles = nlines * cfg->tiles_per_line; /* <= nlines * len */
         cfg->lookback = cfg->tiles_per_line > 1;
     } else {
@@ -48,6 +48,7 @@ tensor_status tt_scan_config_make(int64_t nlines, int64_t len, int dense, size_t
             return tensor_error(TENSOR_ERR_OVERFLOW, "%s: too many tiles", func);
         cfg->ntiles = cfg->ngroups * cfg->nslabs;
         cfg->lookback = cfg->nslabs > 1;
+        cfg->lane_per_line = cfg->ngroups >= 32;
     }
     cfg->grid = (unsigned)(cfg->ntiles < TT_SCAN_MAX_GRID ? cfg->ntiles : TT_SCAN_MAX_GRID);
     if (cfg->lookback) {

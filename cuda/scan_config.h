@@ -3,7 +3,7 @@
  *
  * A scan runs `nlines` independent lines of `len` elements. Two kernels:
  *   TT_SCAN_CONTIG   every operand dense along the line: a block of TT_SCAN_BLOCK threads scans
- *                    a tile of TT_SCAN_TILE consecutive elements of one line, each warp a
+ *                    a tile of TT_SCAN_TILE(acc_size) consecutive elements of one line, each warp a
  *                    contiguous stretch, with vector loads; a line longer than a tile is cut
  *                    into tiles chained by decoupled look-back.
  *   TT_SCAN_STRIDED  anything else (the scanned dim is not the innermost, or lines are short):
@@ -27,12 +27,15 @@ extern "C" {
 #endif
 
 #define TT_SCAN_BLOCK 256
-#define TT_SCAN_ITEMS 16 /* elements per thread of the contiguous kernel */
-#define TT_SCAN_TILE (TT_SCAN_BLOCK * TT_SCAN_ITEMS)
+/* Elements per thread of the contiguous kernel: 32 for accumulators of 4 bytes, else 16 (the
+ * registers that hold them). Large tiles matter for long lines: the look-back's latency is paid
+ * per tile. */
+#define TT_SCAN_ITEMS(acc_size) ((acc_size) <= 4 ? 32 : 16)
+#define TT_SCAN_TILE(acc_size) (TT_SCAN_BLOCK * TT_SCAN_ITEMS(acc_size))
 #define TT_SCAN_MAX_CH 16 /* elements per thread of the strided kernel */
 /* Lines at least this long take the contiguous kernel when they are dense: shorter ones would
  * leave most of a tile's threads idle. */
-#define TT_SCAN_CONTIG_MIN_LEN (TT_SCAN_TILE / 2)
+#define TT_SCAN_CONTIG_MIN_LEN 2048
 /* Blocks launched at most; each takes tiles until none is left. */
 #define TT_SCAN_MAX_GRID 1048576
 
@@ -47,6 +50,9 @@ typedef struct tt_scan_config {
     int64_t nslabs;         /* STRIDED: blocks along a line */
     int64_t ntiles;         /* tiles in all */
     int lookback;           /* tiles chained along a line (state buffer and tile counter needed) */
+    int lane_per_line;      /* STRIDED look-back: a thread per line (a line's tiles are far apart
+                               in launch order, so its predecessors are usually done), else a
+                               warp per line reading 32 predecessors at once */
     unsigned grid;
     /* The look-back state (lookback only): a 16-byte tile counter, then one 32-bit flag per
      * tile (rounded to 16 bytes), then per tile an aggregate and an inclusive prefix of

@@ -27,9 +27,6 @@
 namespace tt_scan {
 
 constexpr int kWarps = TT_SCAN_BLOCK / 32;
-// Aggregates a warp's look-back holds before it waits on a window: two windows, plus room for
-// the last, partial one.
-constexpr int kHold = 96;
 enum : unsigned { kNone = 0, kAggregate = 1, kInclusive = 2 };
 
 // What a kernel reads: the operands (byte pointers, each line's start from the offset
@@ -40,7 +37,7 @@ struct ScanArgs {
     char *idx;
     tensor_offset_calc64 calc;
     int in_arg;
-    int lookback;
+    int lookback, lane_per_line;
     int tx, ty, ch;
     int64_t nlines, len, ntiles, tiles_per_line, ngroups;
     int64_t s_in, s_out, s_idx; // bytes between elements of a line (strided kernel)
@@ -106,48 +103,109 @@ template <typename A> __device__ __forceinline__ A shfl_idx(A x, int src) {
     return x;
 }
 
+// Records a warp's look-back holds: two windows of 32 * P, plus room for the last, partial one.
+template <int P> constexpr int hold_of() { return 3 * 32 * P; }
+
 // Warp-collective (all 32 lanes): the exclusive prefix of tile k >= 1 of a line whose tile j
 // has record rec0 + j * rstride, as the left fold of the aggregates of tiles 0..k-1 (see the
-// top of the file). buf: this warp's kHold + 1 shared slots. Every lane gets the result.
-template <class Op>
+// top of the file). A window is 32 * P predecessors, lane l reading the P at distances
+// l*P .. l*P+P-1 (so the lowest lane with an inclusive prefix has the nearest one). buf: this
+// warp's hold_of<P>() + 1 shared slots. Every lane gets the result.
+template <int P, class Op>
 __device__ typename Op::acc_t look_back(const Op &op, const LookBack<typename Op::acc_t> &st, int64_t rec0,
                                         int64_t rstride, int64_t k, typename Op::acc_t *buf) {
     using A = typename Op::acc_t;
+    constexpr int kW = 32 * P, kH = hold_of<P>();
     const int lane = threadIdx.x & 31;
     int held = 0;         // aggregates in buf, newest first
     int64_t top = k - 1;  // the newest tile of the window
     for (;;) {
-        const int64_t j = top - lane;
-        const int64_t rec = rec0 + j * rstride;
-        unsigned f = kInclusive; // before the line's start: nothing to add
-        if (j >= 0) {
+        unsigned f[P];
+#pragma unroll
+        for (int q = 0; q < P; q++) {
+            const int64_t j = top - lane * P - q;
+            f[q] = kInclusive; // before the line's start: nothing to add
             // The tile was handed to a block that already runs: it publishes in time.
-            do f = ld_acquire(st.flags + rec);
-            while (f == kNone);
+            if (j >= 0) {
+                do f[q] = ld_acquire(st.flags + rec0 + j * rstride);
+                while (f[q] == kNone);
+            }
         }
-        const unsigned incl = __ballot_sync(0xffffffffu, f == kInclusive);
+        int first_q = P; // my nearest inclusive record
+#pragma unroll
+        for (int q = P - 1; q >= 0; q--)
+            if (f[q] == kInclusive) first_q = q;
+        const unsigned incl = __ballot_sync(0xffffffffu, first_q < P);
         if (incl != 0) {
-            const int first = __ffs(incl) - 1; // the nearest inclusive prefix
-            if (lane < first) buf[held + lane] = ld_record(st.agg + rec);
-            if (lane == first) buf[kHold] = j >= 0 ? ld_record(st.incl + rec) : op.identity();
-            held += first;
+            const int first = __ffs(incl) - 1;
+            const int nq = lane < first ? P : lane == first ? first_q : 0;
+#pragma unroll
+            for (int q = 0; q < P; q++)
+                if (q < nq) buf[held + lane * P + q] = ld_record(st.agg + rec0 + (top - lane * P - q) * rstride);
+            if (lane == first) {
+                const int64_t j = top - lane * P - first_q;
+                buf[kH] = j >= 0 ? ld_record(st.incl + rec0 + j * rstride) : op.identity();
+            }
+            held += first * P + __shfl_sync(0xffffffffu, first_q, first);
             break;
         }
-        if (held + 64 <= kHold) { // keep this window's aggregates and look further back
-            buf[held + lane] = ld_record(st.agg + rec);
-            held += 32;
-            top -= 32;
+        if (held + 2 * kW <= kH) { // keep this window's aggregates and look further back
+#pragma unroll
+            for (int q = 0; q < P; q++) buf[held + lane * P + q] = ld_record(st.agg + rec0 + (top - lane * P - q) * rstride);
+            held += kW;
+            top -= kW;
         } // else read the same window again: its tiles turn inclusive in time
     }
     __syncwarp();
     if (lane == 0) {
-        A p = buf[kHold];
+        A p = buf[kH];
         for (int i = held - 1; i >= 0; i--) p = op.combine(p, buf[i]);
-        buf[kHold] = p;
+        buf[kH] = p;
     }
     __syncwarp();
-    const A p = buf[kHold];
+    const A p = buf[kH];
     __syncwarp(); // buf is reused by the warp's next look-back
+    return p;
+}
+
+// One thread's look-back for its own line (the strided kernel when a line's tiles are far apart
+// in launch order): the same left fold, walking one predecessor at a time and holding up to
+// kLaneHold aggregates in registers before it waits for an inclusive prefix.
+constexpr int kLaneHold = 8;
+template <class Op>
+__device__ typename Op::acc_t look_back_lane(const Op &op, const LookBack<typename Op::acc_t> &st, int64_t rec0,
+                                             int64_t rstride, int64_t k) {
+    using A = typename Op::acc_t;
+    A held[kLaneHold];
+    int n = 0;
+    int64_t j = k - 1;
+    A p;
+    for (;;) {
+        const unsigned *flag = st.flags + rec0 + j * rstride;
+        unsigned f;
+        do f = ld_acquire(flag);
+        while (f == kNone);
+        if (f == kInclusive) {
+            p = ld_record(st.incl + rec0 + j * rstride);
+            break;
+        }
+        if (n < kLaneHold) {
+#pragma unroll
+            for (int i = 0; i < kLaneHold; i++) // a register array: no dynamic index
+                if (i == n) held[i] = ld_record(st.agg + rec0 + j * rstride);
+            n++;
+            j--;
+        } else {
+            // wait until this one turns inclusive (j >= 0: tile 0 is always inclusive)
+            do f = ld_acquire(flag);
+            while (f != kInclusive);
+            p = ld_record(st.incl + rec0 + j * rstride);
+            break;
+        }
+    }
+#pragma unroll
+    for (int i = kLaneHold - 1; i >= 0; i--)
+        if (i < n) p = op.combine(p, held[i]);
     return p;
 }
 
@@ -181,21 +239,23 @@ template <typename T> __device__ __forceinline__ bool aligned(const void *p, int
     return ((uintptr_t)p & (uintptr_t)(bytes - 1)) == 0;
 }
 
-// Dense lines: a tile of TT_SCAN_TILE elements per block. Warp w holds the w-th stretch of
-// 32 * TT_SCAN_ITEMS elements; in step s, lane l holds VEC adjacent elements (one vector
+// Dense lines: a tile of TT_SCAN_TILE(sizeof(acc)) elements per block. Warp w holds the w-th
+// stretch of 32 * ITEMS elements; in step s, lane l holds VEC adjacent elements (one vector
 // access, the warp's accesses adjacent). A step is scanned inside each lane, then across the
 // warp by shuffles, and carried into the next step.
 template <class Op, typename InS, typename OutS>
 __global__ void __launch_bounds__(TT_SCAN_BLOCK) scan_contig_kernel(ScanArgs a, Op op, LookBack<typename Op::acc_t> st) {
     using A = typename Op::acc_t;
+    constexpr int ITEMS = TT_SCAN_ITEMS(sizeof(A)), TILE = TT_SCAN_TILE(sizeof(A));
     constexpr int VEC = vec_width<InS, OutS>();
-    constexpr int STEPS = TT_SCAN_ITEMS / VEC;
+    constexpr int STEPS = ITEMS / VEC;
+    constexpr int P = 4; // look-back window: 128 tiles
     __shared__ A s_warp[kWarps];
-    __shared__ A s_buf[kHold + 1];
+    __shared__ A s_buf[hold_of<P>() + 1];
     __shared__ A s_tile_pre;
     __shared__ unsigned long long s_tile;
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-    const int wbase = warp * 32 * TT_SCAN_ITEMS;
+    const int wbase = warp * 32 * ITEMS;
     for (unsigned long long iter = blockIdx.x;; iter += gridDim.x) {
         const unsigned long long tile = next_tile(a, st, iter, &s_tile);
         if (tile >= (unsigned long long)a.ntiles) return;
@@ -203,15 +263,15 @@ __global__ void __launch_bounds__(TT_SCAN_BLOCK) scan_contig_kernel(ScanArgs a, 
         const int64_t k = (int64_t)(tile % (unsigned long long)a.tiles_per_line);
         int64_t off[TENSOR_OFFSET_CALC_MAX_ARGS];
         line_offsets(a.calc, line, off);
-        const int64_t e0 = k * TT_SCAN_TILE;
-        const int64_t nvalid = a.len - e0 < TT_SCAN_TILE ? a.len - e0 : TT_SCAN_TILE;
+        const int64_t e0 = k * TILE;
+        const int64_t nvalid = a.len - e0 < TILE ? a.len - e0 : TILE;
         const InS *in = reinterpret_cast<const InS *>(a.in + (a.in_arg == 1 ? off[1] : off[2])) + e0;
         OutS *out = reinterpret_cast<OutS *>(a.out + off[0]) + e0;
         int64_t *idx = Op::has_index ? reinterpret_cast<int64_t *>(a.idx + off[1]) + e0 : nullptr;
-        const bool vec = nvalid == TT_SCAN_TILE && aligned<InS>(in, VEC * sizeof(InS)) &&
+        const bool vec = nvalid == TILE && aligned<InS>(in, VEC * sizeof(InS)) &&
                          aligned<OutS>(out, VEC * sizeof(OutS)) && (!Op::has_index || aligned<int64_t>(idx, 16));
 
-        A x[TT_SCAN_ITEMS];
+        A x[ITEMS];
 #pragma unroll
         for (int s = 0; s < STEPS; s++) {
             const int e = wbase + s * 32 * VEC + lane * VEC;
@@ -259,7 +319,7 @@ __global__ void __launch_bounds__(TT_SCAN_BLOCK) scan_contig_kernel(ScanArgs a, 
             const int64_t rec0 = line * a.tiles_per_line;
             if (lane == 0) publish(st, rec0 + k, agg, k == 0);
             if (k > 0) {
-                const A pre = look_back(op, st, rec0, 1, k, s_buf);
+                const A pre = look_back<P>(op, st, rec0, 1, k, s_buf);
                 if (lane == 0) {
                     publish(st, rec0 + k, op.combine(pre, agg), true);
                     s_tile_pre = pre;
@@ -313,7 +373,7 @@ __global__ void __launch_bounds__(TT_SCAN_BLOCK) scan_strided_kernel(ScanArgs a,
     using A = typename Op::acc_t;
     __shared__ A s_chunk[TT_SCAN_BLOCK]; // chunk totals, then each chunk's prefix within the slab
     __shared__ A s_slab[TT_SCAN_BLOCK];  // per line: the slab's aggregate, then its prefix
-    __shared__ A s_buf[kWarps][kHold + 1];
+    __shared__ A s_buf[kWarps][hold_of<1>() + 1];
     __shared__ unsigned long long s_tile;
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     const int tx = a.tx, ty = a.ty, ch = a.ch;
@@ -356,13 +416,21 @@ __global__ void __launch_bounds__(TT_SCAN_BLOCK) scan_strided_kernel(ScanArgs a,
         }
         __syncthreads();
         if (a.lookback && slab > 0) {
-            for (int xx = warp; xx < tx; xx += kWarps) {
-                const int64_t ln = group * tx + xx;
-                if (ln >= a.nlines) break;
-                const A pre = look_back(op, st, ln, a.nlines, slab, s_buf[warp]);
-                if (lane == 0) {
-                    publish(st, slab * a.nlines + ln, op.combine(pre, s_slab[xx]), true);
-                    s_slab[xx] = pre;
+            if (a.lane_per_line) {
+                if (y == 0 && line < a.nlines) {
+                    const A pre = look_back_lane(op, st, line, a.nlines, slab);
+                    publish(st, slab * a.nlines + line, op.combine(pre, s_slab[x]), true);
+                    s_slab[x] = pre;
+                }
+            } else {
+                for (int xx = warp; xx < tx; xx += kWarps) {
+                    const int64_t ln = group * tx + xx;
+                    if (ln >= a.nlines) break;
+                    const A pre = look_back<1>(op, st, ln, a.nlines, slab, s_buf[warp]);
+                    if (lane == 0) {
+                        publish(st, slab * a.nlines + ln, op.combine(pre, s_slab[xx]), true);
+                        s_slab[xx] = pre;
+                    }
                 }
             }
         }

@@ -27,6 +27,7 @@ template <class Op, typename InS, typename OutS> tensor_status run(const tt_scan
     a.calc = job->calc;
     a.in_arg = job->in_arg;
     a.lookback = cfg.lookback;
+    a.lane_per_line = cfg.lane_per_line;
     a.tx = cfg.tx;
     a.ty = cfg.ty;
     a.ch = cfg.ch;

@@ -12,7 +12,9 @@ static void test_contig_plan(void **state) {
     /* one long dense line: tiles chained by look-back */
     assert_int_equal(tt_scan_config_make(1, 256 << 20, 1, 4, &c, "t"), TENSOR_OK);
     assert_int_equal(c.variant, TT_SCAN_CONTIG);
-    assert_int_equal(c.tiles_per_line, (256 << 20) / TT_SCAN_TILE);
+    assert_int_equal(c.tiles_per_line, (256 << 20) / TT_SCAN_TILE(4));
+    assert_int_equal(TT_SCAN_TILE(4), 8192);
+    assert_int_equal(TT_SCAN_TILE(8), 4096);
     assert_int_equal(c.ntiles, c.tiles_per_line);
     assert_true(c.lookback);
     assert_int_equal(c.flags_offset, 16);
@@ -27,7 +29,7 @@ static void test_contig_plan(void **state) {
     assert_false(c.lookback);
     assert_int_equal(c.state_bytes, 0);
     /* a partial last tile */
-    assert_int_equal(tt_scan_config_make(3, TT_SCAN_TILE + 1, 1, 16, &c, "t"), TENSOR_OK);
+    assert_int_equal(tt_scan_config_make(3, TT_SCAN_TILE(16) + 1, 1, 16, &c, "t"), TENSOR_OK);
     assert_int_equal(c.tiles_per_line, 2);
     assert_int_equal(c.ntiles, 6);
     assert_int_equal(c.incl_offset - c.agg_offset, 6 * 16);
@@ -51,6 +53,7 @@ static void test_strided_plan(void **state) {
     assert_int_equal(c.nslabs, 4096 / (c.ty * c.ch));
     assert_int_equal(c.ngroups, 4096 / c.tx);
     assert_true(c.lookback);
+    assert_true(c.lane_per_line); /* 128 groups: a line's slabs are 128 tiles apart */
     /* one record per (line, slab) */
     assert_int_equal(c.state_bytes - c.incl_offset, (size_t)4096 * c.nslabs * 4);
     /* few lines: the block narrows to them and goes deeper along the line */
@@ -58,6 +61,7 @@ static void test_strided_plan(void **state) {
     assert_int_equal(c.tx, 4);
     assert_true(c.tx * c.ty <= TT_SCAN_BLOCK);
     assert_int_equal(c.ngroups, 1);
+    assert_false(c.lane_per_line); /* consecutive tiles chain: a warp reads 32 at once */
     /* a single short element */
     assert_int_equal(tt_scan_config_make(1, 1, 0, 4, &c, "t"), TENSOR_OK);
     assert_int_equal(c.ch, 1);
