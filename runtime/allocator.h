@@ -4,8 +4,8 @@
 
 #include <stddef.h>
 
-#include "runtime/export.h"
-#include "runtime/status.h"
+#include "tinytensor/runtime/export.h"
+#include "tinytensor/runtime/status.h"
 
 #ifdef __cplusplus
 extern "C" {
