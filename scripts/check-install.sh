@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Installs a cpu-only build into a temporary prefix, then builds and runs a consumer with
-# find_package(tinytensor) and another with pkg-config.
+# Installs a cpu-only build into a temporary prefix, then builds and runs consumers with
+# find_package(tinytensor) and with pkg-config (one of them with its own ops/ops.h and
+# runtime/tensor.h first on its include path), compiles every installed header on its own, and
+# builds examples/custom_reduction against the install.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 prefix=$(mktemp -d)
