@@ -12,10 +12,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "contract/reductions.h"
-#include "runtime/device.h"
-#include "runtime/export.h"
-#include "runtime/status.h"
+#include "tinytensor/contract/reductions.h"
+#include "tinytensor/runtime/device.h"
+#include "tinytensor/runtime/export.h"
+#include "tinytensor/runtime/status.h"
 
 #ifdef __cplusplus
 extern "C" {

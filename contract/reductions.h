@@ -22,9 +22,9 @@
 
 #include <math.h>
 
-#include "runtime/dtype.h"
-#include "runtime/export.h"
-#include "runtime/status.h"
+#include "tinytensor/runtime/dtype.h"
+#include "tinytensor/runtime/export.h"
+#include "tinytensor/runtime/status.h"
 
 #ifdef __cplusplus
 extern "C" {

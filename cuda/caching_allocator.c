@@ -1,5 +1,7 @@
 /* The CUDA caching allocator: runtime/block_cache.c's bookkeeping over cudaMalloc/cudaFree,
- * plus the public statistics and empty_cache of runtime/device.h. */
+ * plus the public statistics and empty_cache of runtime/device.h. A user's device allocator
+ * (tensor_set_device_allocator) replaces cudaMalloc and the cache for new memory; its blocks
+ * are kept in the same books. */
 #define _POSIX_C_SOURCE 200809L
 
 #include <pthread.h>
@@ -10,6 +12,7 @@
 #include "cuda/cuda_backend.h"
 #include "cuda/device_internal.h"
 #include "runtime/alloc.h"
+#include "runtime/allocator.h"
 #include "runtime/error.h"
 
 static tensor_status raw_alloc(void *ctx, int device, size_t nbytes, void **ptr, const char *func) {
@@ -79,7 +82,20 @@ tensor_status tensor_cuda_alloc(int index, size_t nbytes, void **ptr, void **han
     tensor_block_cache *c = tensor_cuda_block_cache(func);
     if (c == NULL) return tensor_last_status();
     tensor_block *block = NULL;
-    tensor_status st = tensor_block_cache_alloc(c, index, tensor_cuda_get_stream(index), nbytes, ptr, &block, func);
+    tensor_status st;
+    const tensor_device_allocator user = tensor_get_device_allocator();
+    if (user.alloc != NULL) {
+        /* A user allocator's blocks live in the cache's books too, so that the statistics
+         * cover them and each is freed by the allocator that made it. */
+        int saved = -1;
+        st = tensor_cuda_device_enter(index, &saved, func);
+        if (st == TENSOR_OK)
+            st = tensor_block_cache_alloc_external(c, index, tensor_cuda_get_stream(index), nbytes, &user, ptr, &block,
+                                                   func);
+        tensor_cuda_device_restore(saved);
+    } else {
+        st = tensor_block_cache_alloc(c, index, tensor_cuda_get_stream(index), nbytes, ptr, &block, func);
+    }
     *handle = block;
     return st;
 }
@@ -87,7 +103,18 @@ tensor_status tensor_cuda_alloc(int index, size_t nbytes, void **ptr, void **han
 void tensor_cuda_free(void *handle) {
     if (handle == NULL) return;
     /* A handle exists only if the cache does, so this cannot fail. */
-    tensor_block_cache_free(tensor_cuda_block_cache("tensor_cuda_free"), (tensor_block *)handle);
+    tensor_block_cache *c = tensor_cuda_block_cache("tensor_cuda_free");
+    tensor_block *block = (tensor_block *)handle;
+    if (!tensor_block_is_external(block)) {
+        tensor_block_cache_free(c, block);
+        return;
+    }
+    /* The user's free runs on its block's device, as its alloc did. Nobody can hear of a
+     * failure to switch here (a release path): the free is called regardless. */
+    int saved = -1;
+    (void)tensor_cuda_device_enter(tensor_block_device(block), &saved, "tensor_cuda_free");
+    tensor_block_cache_free(c, block);
+    tensor_cuda_device_restore(saved);
 }
 
 tensor_status tensor_cuda_memory_get_stats(int index, tensor_cuda_memory_stats *stats) {

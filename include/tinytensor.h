@@ -4,13 +4,13 @@
 #define TINYTENSOR_H
 
 #include "tinytensor_version.h"
-#include "runtime/runtime.h"
-#include "iterator/iterator.h"
-#include "ops/ops.h"
-#include "ops/elementwise.h"
-#include "ops/reduction.h"
-#include "ops/scan.h"
-#include "interop/interop.h"
+#include "tinytensor/runtime/runtime.h"
+#include "tinytensor/iterator/iterator.h"
+#include "tinytensor/ops/ops.h"
+#include "tinytensor/ops/elementwise.h"
+#include "tinytensor/ops/reduction.h"
+#include "tinytensor/ops/scan.h"
+#include "tinytensor/interop/interop.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -37,10 +37,10 @@
 
 #include <stdint.h>
 
-#include "interop/dlpack_abi.h"
-#include "runtime/export.h"
-#include "runtime/status.h"
-#include "runtime/tensor.h"
+#include "tinytensor/interop/dlpack_abi.h"
+#include "tinytensor/runtime/export.h"
+#include "tinytensor/runtime/status.h"
+#include "tinytensor/runtime/tensor.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -4,7 +4,7 @@
 #ifndef TENSOR_INTEROP_H
 #define TENSOR_INTEROP_H
 
-#include "interop/dlpack.h"
-#include "interop/npy.h"
+#include "tinytensor/interop/dlpack.h"
+#include "tinytensor/interop/npy.h"
 
 #endif

@@ -7,10 +7,10 @@
 #ifndef TENSOR_INTEROP_NPY_H
 #define TENSOR_INTEROP_NPY_H
 
-#include "runtime/device.h"
-#include "runtime/export.h"
-#include "runtime/status.h"
-#include "runtime/tensor.h"
+#include "tinytensor/runtime/device.h"
+#include "tinytensor/runtime/export.h"
+#include "tinytensor/runtime/status.h"
+#include "tinytensor/runtime/tensor.h"
 
 #ifdef __cplusplus
 extern "C" {

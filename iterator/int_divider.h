@@ -30,7 +30,7 @@
 
 #include <stdint.h>
 
-#include "runtime/hostdevice.h"
+#include "tinytensor/runtime/hostdevice.h"
 
 #ifdef __cplusplus
 extern "C" {

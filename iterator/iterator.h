@@ -32,9 +32,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "runtime/export.h"
-#include "runtime/status.h"
-#include "runtime/tensor.h"
+#include "tinytensor/runtime/export.h"
+#include "tinytensor/runtime/status.h"
+#include "tinytensor/runtime/tensor.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -43,7 +43,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "runtime/runtime.h"
+#include "tinytensor/runtime/runtime.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -22,7 +22,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "runtime/runtime.h"
+#include "tinytensor/runtime/runtime.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -23,11 +23,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "contract/user_reduction.h"
-#include "runtime/dtype.h"
-#include "runtime/export.h"
-#include "runtime/status.h"
-#include "runtime/tensor.h"
+#include "tinytensor/contract/user_reduction.h"
+#include "tinytensor/runtime/dtype.h"
+#include "tinytensor/runtime/export.h"
+#include "tinytensor/runtime/status.h"
+#include "tinytensor/runtime/tensor.h"
 
 #ifdef __cplusplus
 extern "C" {

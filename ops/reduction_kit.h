@@ -23,7 +23,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "ops/reduction.h"
+#include "tinytensor/ops/reduction.h"
 
 /* Independent accumulators of the fold (a power of two): enough dependency chains to keep a
  * vectorised add busy (four or eight 4-wide or 8-wide vectors). */

@@ -9,8 +9,8 @@
 #ifndef TENSOR_OPS_SCAN_H
 #define TENSOR_OPS_SCAN_H
 
-#include "runtime/export.h"
-#include "runtime/tensor.h"
+#include "tinytensor/runtime/export.h"
+#include "tinytensor/runtime/tensor.h"
 
 #ifdef __cplusplus
 extern "C" {

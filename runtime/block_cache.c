@@ -29,6 +29,11 @@ struct tensor_block {
     tensor_block *free_prev, *free_next; /* in the free list while !allocated */
     size_t segment_size;                 /* heads only */
     tensor_block *seg_prev, *seg_next;   /* heads only: the device's list of segments */
+    /* A block of a user allocator (tensor_block_cache_alloc_external): in no segment and no
+     * free list; linked through seg_prev/seg_next into the device's list of such blocks,
+     * which the cache's destroy walks. */
+    bool external;
+    tensor_device_allocator allocator;
 };
 
 typedef struct stream_pool {
@@ -40,6 +45,7 @@ typedef struct device_state {
     stream_pool *pools; /* grows, never shrinks: blocks refer to pools by index */
     int num_pools, cap_pools;
     tensor_block *segments;
+    tensor_block *externals; /* live blocks of user allocators */
     tensor_cuda_memory_stats stats;
 } device_state;
 
@@ -124,20 +130,23 @@ static void free_list_remove(tensor_block_cache *c, tensor_block *b) {
     b->free_prev = b->free_next = NULL;
 }
 
-static void segment_insert(device_state *d, tensor_block *head) {
+static void list_insert(tensor_block **list, tensor_block *head) {
     head->seg_prev = NULL;
-    head->seg_next = d->segments;
-    if (d->segments) d->segments->seg_prev = head;
-    d->segments = head;
+    head->seg_next = *list;
+    if (*list) (*list)->seg_prev = head;
+    *list = head;
 }
 
-static void segment_remove(device_state *d, tensor_block *head) {
+static void list_remove(tensor_block **list, tensor_block *head) {
     if (head->seg_prev)
         head->seg_prev->seg_next = head->seg_next;
     else
-        d->segments = head->seg_next;
+        *list = head->seg_next;
     if (head->seg_next) head->seg_next->seg_prev = head->seg_prev;
 }
+
+static void segment_insert(device_state *d, tensor_block *head) { list_insert(&d->segments, head); }
+static void segment_remove(device_state *d, tensor_block *head) { list_remove(&d->segments, head); }
 
 /* Index of the pool of `stream` on device d; creates it when `create`. -1 when absent or when
  * host memory for it runs out. */
@@ -224,6 +233,12 @@ void tensor_block_cache_destroy(tensor_block_cache *c) {
                 b = n;
             }
             head = next_seg;
+        }
+        while (d->externals != NULL) {
+            tensor_block *b = d->externals;
+            d->externals = b->seg_next;
+            b->allocator.free(b->allocator.ctx, dev, b->ptr, b->size, b->stream);
+            free(b);
         }
         free(d->pools);
     }
@@ -337,10 +352,85 @@ tensor_status tensor_block_cache_alloc(tensor_block_cache *c, int device, void *
     return st;
 }
 
+tensor_status tensor_block_cache_alloc_external(tensor_block_cache *c, int device, void *stream, size_t nbytes,
+                                                const tensor_device_allocator *a, void **ptr, tensor_block **block,
+                                                const char *func) {
+    if (ptr) *ptr = NULL;
+    if (block) *block = NULL;
+    TENSOR_CHECK_NOT_NULL(c, func, "cache");
+    TENSOR_CHECK_NOT_NULL(a, func, "allocator");
+    TENSOR_CHECK_NOT_NULL(ptr, func, "ptr");
+    TENSOR_CHECK_NOT_NULL(block, func, "block");
+    if (a->alloc == NULL || a->free == NULL)
+        return tensor_error(TENSOR_ERR_INVALID_ARGUMENT, "%s: the device allocator has a NULL %s", func,
+                            a->alloc == NULL ? "alloc" : "free");
+    if (device < 0 || device >= c->num_devices)
+        return tensor_error(TENSOR_ERR_DEVICE, "%s: device cuda:%d is not available (%d CUDA device%s)", func, device,
+                            c->num_devices, c->num_devices == 1 ? "" : "s");
+    if (nbytes == 0)
+        return tensor_error(TENSOR_ERR_INVALID_ARGUMENT, "%s: the block cache does not allocate 0 bytes", func);
+    size_t rounded = tensor_block_round_size(nbytes);
+    char want[32];
+    format_bytes(want, sizeof want, nbytes);
+    if (rounded == 0)
+        return tensor_error(TENSOR_ERR_OUT_OF_MEMORY, "%s: out of memory on cuda:%d: tried to allocate %zu bytes (%s)",
+                            func, device, nbytes, want);
+    /* The record first: once the user's memory is in hand, nothing may fail but the checks of
+     * what alloc returned. */
+    tensor_block *b = tt_calloc(1, sizeof *b);
+    if (b == NULL)
+        return tensor_error(TENSOR_ERR_OUT_OF_MEMORY, "%s: out of host memory for the CUDA allocator's bookkeeping",
+                            func);
+    void *p = a->alloc(a->ctx, device, rounded, TENSOR_BLOCK_EXTERNAL_ALIGNMENT, stream);
+    if (p == NULL) {
+        free(b);
+        return tensor_error(TENSOR_ERR_OUT_OF_MEMORY,
+                            "%s: CUDA out of memory on cuda:%d: the device allocator returned NULL for %zu bytes (%s)",
+                            func, device, rounded, want);
+    }
+    if (((uintptr_t)p & (TENSOR_BLOCK_EXTERNAL_ALIGNMENT - 1)) != 0) {
+        /* the kernels' vector loads assume at least what cudaMalloc guarantees */
+        a->free(a->ctx, device, p, rounded, stream);
+        free(b);
+        return tensor_error(TENSOR_ERR_OUT_OF_MEMORY,
+                            "%s: the device allocator returned %p for %zu bytes on cuda:%d, not aligned to %zu bytes",
+                            func, p, rounded, device, TENSOR_BLOCK_EXTERNAL_ALIGNMENT);
+    }
+    b->ptr = p;
+    b->size = rounded;
+    b->device = device;
+    b->pool_index = -1;
+    b->stream = stream;
+    b->allocated = true;
+    b->external = true;
+    b->allocator = *a;
+    pthread_mutex_lock(&c->mutex);
+    device_state *d = &c->devices[device];
+    list_insert(&d->externals, b);
+    d->stats.allocated += rounded;
+    d->stats.reserved += rounded;
+    d->stats.num_device_mallocs++;
+    if (d->stats.allocated > d->stats.peak_allocated) d->stats.peak_allocated = d->stats.allocated;
+    pthread_mutex_unlock(&c->mutex);
+    *block = b;
+    *ptr = p;
+    return TENSOR_OK;
+}
+
 void tensor_block_cache_free(tensor_block_cache *c, tensor_block *b) {
     if (c == NULL || b == NULL) return;
     pthread_mutex_lock(&c->mutex);
     device_state *d = &c->devices[b->device];
+    if (b->external) {
+        list_remove(&d->externals, b);
+        d->stats.allocated -= b->size;
+        d->stats.reserved -= b->size;
+        d->stats.num_device_frees++;
+        pthread_mutex_unlock(&c->mutex);
+        b->allocator.free(b->allocator.ctx, b->device, b->ptr, b->size, b->stream);
+        free(b);
+        return;
+    }
     b->allocated = false;
     d->stats.allocated -= b->size;
     if (b->prev && !b->prev->allocated) {
@@ -416,3 +506,4 @@ void *tensor_block_ptr(const tensor_block *b) { return b ? b->ptr : NULL; }
 size_t tensor_block_size(const tensor_block *b) { return b ? b->size : 0; }
 void *tensor_block_stream(const tensor_block *b) { return b ? b->stream : NULL; }
 int tensor_block_device(const tensor_block *b) { return b ? b->device : -1; }
+bool tensor_block_is_external(const tensor_block *b) { return b != NULL && b->external; }

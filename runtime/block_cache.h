@@ -27,9 +27,11 @@
 #ifndef TENSOR_BLOCK_CACHE_H
 #define TENSOR_BLOCK_CACHE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
+#include "runtime/allocator.h"
 #include "runtime/device.h"
 #include "runtime/status.h"
 
@@ -72,9 +74,9 @@ size_t tensor_block_segment_size(size_t rounded);
 /* A cache for devices 0..num_devices-1 (num_devices >= 0), or NULL with the error recorded.
  * ops is copied. */
 tensor_block_cache *tensor_block_cache_new(int num_devices, const tensor_block_cache_ops *ops, const char *func);
-/* Gives every segment back through raw_free and frees the cache. Blocks still allocated are
- * forgotten (their segments go back too), so call it only when nothing uses the memory. NULL
- * is a no-op. */
+/* Gives every segment back through raw_free, and every block of a user allocator still
+ * allocated back to its allocator, and frees the cache. Blocks still allocated are forgotten
+ * (their segments go back too), so call it only when nothing uses the memory. NULL is a no-op. */
 void tensor_block_cache_destroy(tensor_block_cache *cache);
 
 /* Allocates nbytes (> 0) on `device` for use on `stream` (an opaque stream handle; NULL is a
@@ -84,7 +86,24 @@ void tensor_block_cache_destroy(tensor_block_cache *cache);
  * the cache gave its free segments back, or raw_alloc's own status. */
 tensor_status tensor_block_cache_alloc(tensor_block_cache *cache, int device, void *stream, size_t nbytes, void **ptr,
                                        tensor_block **block, const char *func);
-/* Returns a block to its (device, stream) free list. Never calls raw_free. NULL is a no-op. */
+/* Alignment asked of a user's device allocator (runtime/allocator.h). */
+#define TENSOR_BLOCK_EXTERNAL_ALIGNMENT ((size_t)256)
+
+/* Allocates nbytes (> 0, rounded up as tensor_block_round_size) on `device` for `stream` from
+ * the user allocator *a (alloc not NULL) instead of from the cache: a block of its own, never
+ * cached, that tensor_block_cache_free gives back to *a (copied into the block), so it
+ * outlives any change of allocator. The statistics count it: allocated and reserved grow by
+ * its size, num_device_mallocs by one (num_device_frees at the free). a->alloc runs without
+ * the cache's mutex, so it may take as long as it likes and other threads' allocations go on.
+ * Errors as tensor_block_cache_alloc: TENSOR_ERR_OUT_OF_MEMORY, naming func, the device and the
+ * size, when a->alloc returns NULL or memory not aligned to TENSOR_BLOCK_EXTERNAL_ALIGNMENT
+ * (given back through a->free), or when host memory for the block's record runs out (then
+ * a->alloc is not called). */
+tensor_status tensor_block_cache_alloc_external(tensor_block_cache *cache, int device, void *stream, size_t nbytes,
+                                                const tensor_device_allocator *a, void **ptr, tensor_block **block,
+                                                const char *func);
+/* Returns a block to its (device, stream) free list, or a block of a user allocator to that
+ * allocator (its free runs without the cache's mutex). Never calls raw_free. NULL is a no-op. */
 void tensor_block_cache_free(tensor_block_cache *cache, tensor_block *block);
 
 /* Gives every whole free segment of every device back (raw_free). Blocks in use, and free
@@ -105,6 +124,7 @@ void *tensor_block_ptr(const tensor_block *block);
 size_t tensor_block_size(const tensor_block *block);     /* rounded size the block occupies */
 void *tensor_block_stream(const tensor_block *block);
 int tensor_block_device(const tensor_block *block);
+bool tensor_block_is_external(const tensor_block *block); /* from a user allocator */
 /* Free blocks (cached, not in use) of a device across its streams and pools; -1 for a bad index. */
 int64_t tensor_block_cache_num_free_blocks(tensor_block_cache *cache, int device);
 

@@ -6,8 +6,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "runtime/export.h"
-#include "runtime/status.h"
+#include "tinytensor/runtime/export.h"
+#include "tinytensor/runtime/status.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -48,13 +48,14 @@ TENSOR_API tensor_status tensor_device_check(tensor_device device, const char *f
 /* Writes "cpu" or "cuda:N" into buf (always NUL-terminated when size > 0). Returns buf. */
 TENSOR_API char *tensor_device_format(tensor_device device, char *buf, size_t size);
 
-/* Statistics of the CUDA caching allocator of one device, in bytes. */
+/* Statistics of the CUDA memory of one device, in bytes: the caching allocator's and a user
+ * device allocator's (runtime/allocator.h; its blocks count as both allocated and reserved). */
 typedef struct tensor_cuda_memory_stats {
     uint64_t allocated;      /* bytes handed out to live storages now (rounded up to 512-byte blocks) */
-    uint64_t reserved;       /* bytes obtained from cudaMalloc and not yet freed */
+    uint64_t reserved;       /* bytes obtained from cudaMalloc or a user allocator and not yet freed */
     uint64_t peak_allocated; /* high-water mark of `allocated` since start or reset */
-    uint64_t num_device_mallocs; /* cudaMalloc calls so far (a cache hit makes none) */
-    uint64_t num_device_frees;   /* cudaFree calls so far */
+    uint64_t num_device_mallocs; /* cudaMalloc and user alloc calls so far (a cache hit makes none) */
+    uint64_t num_device_frees;   /* cudaFree and user free calls so far */
 } tensor_cuda_memory_stats;
 
 /* Fills *stats for CUDA device `index`. TENSOR_ERR_DEVICE without CUDA or a bad index. */

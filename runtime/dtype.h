@@ -8,8 +8,8 @@
 #include <stdint.h>
 #include <stdbool.h>
 
-#include "runtime/export.h"
-#include "runtime/status.h"
+#include "tinytensor/runtime/export.h"
+#include "tinytensor/runtime/status.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -29,7 +29,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "runtime/hostdevice.h"
+#include "tinytensor/runtime/hostdevice.h"
 
 TENSOR_INLINE uint32_t tensor_cvt_float_bits(float f) {
 #if defined(__CUDA_ARCH__)

@@ -2,10 +2,10 @@
 #ifndef TENSOR_RUNTIME_H
 #define TENSOR_RUNTIME_H
 
-#include "runtime/status.h"
-#include "runtime/dtype.h"
-#include "runtime/device.h"
-#include "runtime/allocator.h"
-#include "runtime/tensor.h"
+#include "tinytensor/runtime/status.h"
+#include "tinytensor/runtime/dtype.h"
+#include "tinytensor/runtime/device.h"
+#include "tinytensor/runtime/allocator.h"
+#include "tinytensor/runtime/tensor.h"
 
 #endif

@@ -7,7 +7,7 @@
 #ifndef TENSOR_STATUS_H
 #define TENSOR_STATUS_H
 
-#include "runtime/export.h"
+#include "tinytensor/runtime/export.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -18,10 +18,10 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "runtime/device.h"
-#include "runtime/dtype.h"
-#include "runtime/export.h"
-#include "runtime/status.h"
+#include "tinytensor/runtime/device.h"
+#include "tinytensor/runtime/dtype.h"
+#include "tinytensor/runtime/export.h"
+#include "tinytensor/runtime/status.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 
 #include "tinytensor.h"
-#include "ops/reduction_kit.h"
+#include "tinytensor/ops/reduction_kit.h"
 
 /* ---- the functors (functors.h, for the CPU) and their text (for the GPU) ---- */
 #include "functors.h"

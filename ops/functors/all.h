@@ -4,7 +4,7 @@
 #ifndef TENSOR_FUNCTOR_ALL_H
 #define TENSOR_FUNCTOR_ALL_H
 
-#include "ops/functors/common.h"
+#include "tinytensor/ops/functors/common.h"
 
 #define TENSOR_ALL_FUNCTOR(SFX, T)                                                                 \
     TENSOR_INLINE bool tensor_all_##SFX##_identity(void) { return true; }                          \

@@ -6,7 +6,7 @@
 #ifndef TENSOR_FUNCTOR_AMAX_H
 #define TENSOR_FUNCTOR_AMAX_H
 
-#include "ops/functors/common.h"
+#include "tinytensor/ops/functors/common.h"
 
 #define TENSOR_AMAX_FUNCTOR(SFX, T)                                                                \
     TENSOR_INLINE T tensor_amax_##SFX##_identity(void) { return tensor_fn_lowest_##SFX(); }        \

@@ -4,7 +4,7 @@
 #ifndef TENSOR_FUNCTOR_AMINMAX_H
 #define TENSOR_FUNCTOR_AMINMAX_H
 
-#include "ops/functors/amax.h"
+#include "tinytensor/ops/functors/amax.h"
 
 #define TENSOR_AMINMAX_FUNCTOR(SFX, T)                                                             \
     typedef struct tensor_minmax_##SFX {                                                           \

@@ -4,7 +4,7 @@
 #ifndef TENSOR_FUNCTOR_ANY_H
 #define TENSOR_FUNCTOR_ANY_H
 
-#include "ops/functors/common.h"
+#include "tinytensor/ops/functors/common.h"
 
 #define TENSOR_ANY_FUNCTOR(SFX, T)                                                                 \
     TENSOR_INLINE bool tensor_any_##SFX##_identity(void) { return false; }                         \

@@ -6,7 +6,7 @@
 #ifndef TENSOR_FUNCTOR_ARGMAX_H
 #define TENSOR_FUNCTOR_ARGMAX_H
 
-#include "ops/functors/max.h"
+#include "tinytensor/ops/functors/max.h"
 
 #define TENSOR_ARGMAXMIN_FUNCTOR(SFX, T)                                                           \
     TENSOR_INLINE tensor_validx_##SFX tensor_argmax_##SFX##_identity(void) {                       \

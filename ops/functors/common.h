@@ -31,7 +31,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "runtime/hostdevice.h"
+#include "tinytensor/runtime/hostdevice.h"
 
 /* ---- per value type primitives: <name>_f32 / _f64 / _i64, so that functor macros can paste
  * the suffix ---- */

@@ -4,7 +4,7 @@
 #ifndef TENSOR_FUNCTOR_COUNT_NONZERO_H
 #define TENSOR_FUNCTOR_COUNT_NONZERO_H
 
-#include "ops/functors/common.h"
+#include "tinytensor/ops/functors/common.h"
 
 #define TENSOR_COUNT_NONZERO_FUNCTOR(SFX, T)                                                       \
     TENSOR_INLINE int64_t tensor_count_nonzero_##SFX##_identity(void) { return 0; }                \

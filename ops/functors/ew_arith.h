@@ -5,7 +5,7 @@
 #ifndef TENSOR_FUNCTORS_EW_ARITH_H
 #define TENSOR_FUNCTORS_EW_ARITH_H
 
-#include "ops/functors/ew_common.h"
+#include "tinytensor/ops/functors/ew_common.h"
 
 /* ---- add / sub: a + alpha * b, a - alpha * b (int64 wraps) ---- */
 TENSOR_INLINE float tensor_ew_add_f32(float a, float b, float alpha) { return a + alpha * b; }

@@ -30,10 +30,10 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "ops/functors/common.h"
-#include "runtime/dtype.h"
-#include "runtime/dtype_convert.h"
-#include "runtime/hostdevice.h"
+#include "tinytensor/ops/functors/common.h"
+#include "tinytensor/runtime/dtype.h"
+#include "tinytensor/runtime/dtype_convert.h"
+#include "tinytensor/runtime/hostdevice.h"
 
 /* The compute type of a common dtype. */
 typedef enum tensor_ew_compute {

@@ -3,7 +3,7 @@
 #ifndef TENSOR_FUNCTORS_EW_COMPARE_H
 #define TENSOR_FUNCTORS_EW_COMPARE_H
 
-#include "ops/functors/ew_common.h"
+#include "tinytensor/ops/functors/ew_common.h"
 
 /* maximum / minimum: a NaN operand gives NaN (PyTorch returns a quiet NaN); otherwise
  * std::max / std::min, i.e. `a` on ties (max(-0.0, +0.0) is -0.0). */

@@ -5,7 +5,7 @@
 #ifndef TENSOR_FUNCTORS_EW_LOGICAL_H
 #define TENSOR_FUNCTORS_EW_LOGICAL_H
 
-#include "ops/functors/ew_common.h"
+#include "tinytensor/ops/functors/ew_common.h"
 
 #define TENSOR_EW_DEFINE_LOGICAL(NAME, EXPR)                                                       \
     TENSOR_INLINE bool tensor_ew_##NAME##_f32(float a, float b) { const bool x = a != 0.0f, y = b != 0.0f; return EXPR; } \

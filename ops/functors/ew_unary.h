@@ -7,7 +7,7 @@
 #ifndef TENSOR_FUNCTORS_EW_UNARY_H
 #define TENSOR_FUNCTORS_EW_UNARY_H
 
-#include "ops/functors/ew_common.h"
+#include "tinytensor/ops/functors/ew_common.h"
 
 /* Math functions by suffix: NAME_f32 uses FN32 (float libm), NAME_f64 uses FN64. */
 #define TENSOR_EW_DEFINE_MATH(NAME, FN32, FN64)                                                    \

@@ -11,7 +11,7 @@
 #ifndef TENSOR_FUNCTOR_LOGSUMEXP_H
 #define TENSOR_FUNCTOR_LOGSUMEXP_H
 
-#include "ops/functors/common.h"
+#include "tinytensor/ops/functors/common.h"
 
 #define TENSOR_LOGSUMEXP_FUNCTOR(SFX, T)                                                           \
     typedef struct tensor_logsumexp_##SFX {                                                        \

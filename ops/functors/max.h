@@ -13,7 +13,7 @@
 #ifndef TENSOR_FUNCTOR_MAX_H
 #define TENSOR_FUNCTOR_MAX_H
 
-#include "ops/functors/common.h"
+#include "tinytensor/ops/functors/common.h"
 
 #define TENSOR_MAXMIN_FUNCTOR(SFX, T)                                                              \
     typedef struct tensor_validx_##SFX {                                                           \

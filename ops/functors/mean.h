@@ -12,7 +12,7 @@
 #ifndef TENSOR_FUNCTOR_MEAN_H
 #define TENSOR_FUNCTOR_MEAN_H
 
-#include "ops/functors/common.h"
+#include "tinytensor/ops/functors/common.h"
 
 #define TENSOR_MEAN_FUNCTOR(SFX, T)                                                                \
     TENSOR_INLINE T tensor_mean_##SFX##_identity(void) { return (T)0; }                            \

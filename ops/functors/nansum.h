@@ -3,7 +3,7 @@
 #ifndef TENSOR_FUNCTOR_NANSUM_H
 #define TENSOR_FUNCTOR_NANSUM_H
 
-#include "ops/functors/common.h"
+#include "tinytensor/ops/functors/common.h"
 
 #define TENSOR_NANSUM_FUNCTOR(SFX, T)                                                              \
     TENSOR_INLINE T tensor_nansum_##SFX##_identity(void) { return (T)0; }                          \

@@ -12,7 +12,7 @@
 #ifndef TENSOR_FUNCTOR_NORM_H
 #define TENSOR_FUNCTOR_NORM_H
 
-#include "ops/functors/common.h"
+#include "tinytensor/ops/functors/common.h"
 
 #define TENSOR_NORM_FUNCTOR(SFX, T)                                                                \
     TENSOR_INLINE T tensor_norm0_##SFX##_identity(void) { return (T)0; }                           \

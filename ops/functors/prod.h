@@ -3,7 +3,7 @@
 #ifndef TENSOR_FUNCTOR_PROD_H
 #define TENSOR_FUNCTOR_PROD_H
 
-#include "ops/functors/common.h"
+#include "tinytensor/ops/functors/common.h"
 
 #define TENSOR_PROD_FUNCTOR(SFX, T)                                                                \
     TENSOR_INLINE T tensor_prod_##SFX##_identity(void) { return (T)1; }                            \

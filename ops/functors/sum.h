@@ -8,7 +8,7 @@
 #ifndef TENSOR_FUNCTOR_SUM_H
 #define TENSOR_FUNCTOR_SUM_H
 
-#include "ops/functors/common.h"
+#include "tinytensor/ops/functors/common.h"
 
 #define TENSOR_SUM_FUNCTOR(SFX, T)                                                                 \
     TENSOR_INLINE T tensor_sum_##SFX##_identity(void) { return (T)0; }                             \

@@ -7,7 +7,7 @@
 #ifndef TENSOR_FUNCTOR_SUM_OF_SQUARES_H
 #define TENSOR_FUNCTOR_SUM_OF_SQUARES_H
 
-#include "ops/functors/common.h"
+#include "tinytensor/ops/functors/common.h"
 
 #define TENSOR_SUM_OF_SQUARES_FUNCTOR(SFX, T)                                                      \
     TENSOR_INLINE T tensor_sum_of_squares_##SFX##_identity(void) { return (T)0; }                  \

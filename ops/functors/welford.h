@@ -27,7 +27,7 @@
 #ifndef TENSOR_FUNCTOR_WELFORD_H
 #define TENSOR_FUNCTOR_WELFORD_H
 
-#include "ops/functors/common.h"
+#include "tinytensor/ops/functors/common.h"
 
 /* a / b for the per-element update: the hardware reciprocal in CUDA device code for float. */
 TENSOR_INLINE float tensor_welford_div_f32(float a, float b) {

@@ -14,6 +14,7 @@
 
 #include "test_main.h"
 
+#include "runtime/alloc.h"
 #include "runtime/block_cache.h"
 #include "runtime/error.h"
 
@@ -450,6 +451,191 @@ static void test_destroy_with_live_blocks(void **state) {
     /* teardown destroys the cache and checks that no segment stayed live */
 }
 
+/* ---- blocks of a user's device allocator (tensor_block_cache_alloc_external) ---- */
+
+/* A user allocator over host memory that records what it was asked. Threads call it at once,
+ * so it has a lock of its own (the cache calls it without its mutex). */
+typedef struct user_alloc {
+    pthread_mutex_t lock;
+    int allocs, frees, bad_frees;
+    int fail;       /* alloc returns NULL */
+    int misalign;   /* alloc returns memory 16 bytes off its alignment */
+    size_t live, last_nbytes, last_alignment;
+    int last_device;
+    void *last_stream, *last_ptr;
+} user_alloc;
+
+static void *u_alloc(void *ctx, int device, size_t nbytes, size_t alignment, void *stream) {
+    user_alloc *u = ctx;
+    pthread_mutex_lock(&u->lock);
+    u->last_nbytes = nbytes;
+    u->last_alignment = alignment;
+    u->last_device = device;
+    u->last_stream = stream;
+    char *p = NULL;
+    if (!u->fail) {
+        p = aligned_alloc(alignment, nbytes + alignment);
+        if (p != NULL && u->misalign) p += 16;
+    }
+    if (p != NULL) {
+        u->allocs++;
+        u->live += nbytes;
+    }
+    u->last_ptr = p;
+    pthread_mutex_unlock(&u->lock);
+    return p;
+}
+
+static void u_free(void *ctx, int device, void *ptr, size_t nbytes, void *stream) {
+    user_alloc *u = ctx;
+    pthread_mutex_lock(&u->lock);
+    if (((uintptr_t)ptr & 255) != 0) ptr = (char *)ptr - 16; /* the misaligned ones */
+    if (device < 0 || device > 1 || nbytes % TENSOR_BLOCK_MIN_SIZE != 0) u->bad_frees++;
+    (void)stream;
+    u->frees++;
+    u->live -= nbytes;
+    free(ptr);
+    pthread_mutex_unlock(&u->lock);
+}
+
+static user_alloc *user_new(void) {
+    user_alloc *u = calloc(1, sizeof *u);
+    assert_non_null(u);
+    pthread_mutex_init(&u->lock, NULL);
+    return u;
+}
+
+static void user_done(user_alloc *u) {
+    assert_int_equal(u->allocs, u->frees);
+    assert_int_equal(u->live, 0);
+    assert_int_equal(u->bad_frees, 0);
+    pthread_mutex_destroy(&u->lock);
+    free(u);
+}
+
+/* Through the user's allocator, not the cache; counted in the statistics; freed back to it
+ * with what it was asked; beside cached blocks without touching them. */
+static void test_external_blocks(void **state) {
+    fixture *fx = *state;
+    user_alloc *u = user_new();
+    tensor_device_allocator a = {u_alloc, u_free, u};
+    void *stream = (void *)(uintptr_t)7, *ptr = NULL;
+    tensor_block *cached = alloc_ok(fx, 0, stream, 1000);
+    tensor_cuda_memory_stats before = stats_of(fx, 0);
+    tensor_block *b = NULL;
+    assert_int_equal(tensor_block_cache_alloc_external(fx->cache, 0, stream, 1000, &a, &ptr, &b, "test"), TENSOR_OK);
+    assert_true(tensor_block_is_external(b));
+    assert_false(tensor_block_is_external(cached));
+    assert_ptr_equal(ptr, tensor_block_ptr(b));
+    assert_ptr_equal(ptr, u->last_ptr);
+    assert_int_equal(u->last_nbytes, 1024); /* rounded as the cache's blocks */
+    assert_int_equal(u->last_alignment, TENSOR_BLOCK_EXTERNAL_ALIGNMENT);
+    assert_int_equal(u->last_device, 0);
+    assert_ptr_equal(u->last_stream, stream);
+    assert_int_equal(tensor_block_size(b), 1024);
+    assert_int_equal(tensor_block_device(b), 0);
+    assert_ptr_equal(tensor_block_stream(b), stream);
+    tensor_cuda_memory_stats s = stats_of(fx, 0);
+    assert_int_equal(s.allocated, before.allocated + 1024);
+    assert_int_equal(s.reserved, before.reserved + 1024);
+    assert_int_equal(s.peak_allocated, before.allocated + 1024);
+    assert_int_equal(s.num_device_mallocs, before.num_device_mallocs + 1);
+    assert_int_equal(fx->fake.mallocs, 1); /* the cached block's segment only */
+    /* a large one on the other device */
+    tensor_block *big = NULL;
+    assert_int_equal(tensor_block_cache_alloc_external(fx->cache, 1, NULL, 64 * MiB + 1, &a, &ptr, &big, "test"),
+                     TENSOR_OK);
+    assert_int_equal(u->last_nbytes, 64 * MiB + 512);
+    assert_int_equal(stats_of(fx, 1).allocated, 64 * MiB + 512);
+    tensor_block_cache_free(fx->cache, b);
+    tensor_block_cache_free(fx->cache, big);
+    assert_int_equal(u->frees, 2);
+    s = stats_of(fx, 0);
+    assert_int_equal(s.allocated, before.allocated);
+    assert_int_equal(s.reserved, before.reserved);
+    assert_int_equal(s.num_device_frees, before.num_device_frees + 1);
+    assert_int_equal(stats_of(fx, 1).reserved, 0);
+    /* the user's blocks were never cached: emptying frees only the cache's segment */
+    tensor_block_cache_free(fx->cache, cached);
+    assert_int_equal(tensor_block_cache_empty(fx->cache), TENSOR_OK);
+    assert_int_equal(fx->fake.frees, 1);
+    assert_int_equal(u->frees, 2);
+    user_done(u);
+}
+
+/* A failing user allocator: OUT_OF_MEMORY naming the caller, the device and the size, and
+ * nothing counted or leaked. Misaligned memory goes back to the allocator that gave it. */
+static void test_external_failures(void **state) {
+    fixture *fx = *state;
+    user_alloc *u = user_new();
+    tensor_device_allocator a = {u_alloc, u_free, u};
+    void *ptr = (void *)1;
+    tensor_block *b = (tensor_block *)1;
+    u->fail = 1;
+    assert_int_equal(tensor_block_cache_alloc_external(fx->cache, 1, NULL, 3000, &a, &ptr, &b, "tensor_sum"),
+                     TENSOR_ERR_OUT_OF_MEMORY);
+    assert_null(ptr);
+    assert_null(b);
+    assert_error(TENSOR_ERR_OUT_OF_MEMORY, "tensor_sum: CUDA out of memory on cuda:1: the device allocator returned "
+                                           "NULL for 3072 bytes");
+    tensor_cuda_memory_stats s = stats_of(fx, 1);
+    assert_int_equal(s.allocated + s.reserved + s.num_device_mallocs, 0);
+    u->fail = 0;
+    u->misalign = 1;
+    assert_int_equal(tensor_block_cache_alloc_external(fx->cache, 0, NULL, 100, &a, &ptr, &b, "tensor_add"),
+                     TENSOR_ERR_OUT_OF_MEMORY);
+    assert_error(TENSOR_ERR_OUT_OF_MEMORY, "tensor_add: the device allocator returned");
+    assert_non_null(strstr(tensor_last_error(), "not aligned to 256 bytes"));
+    assert_int_equal(u->frees, 1);
+    assert_int_equal(stats_of(fx, 0).num_device_mallocs, 0);
+    u->misalign = 0;
+    /* host memory for the record runs out: the user's allocator is not asked */
+    int asked = u->allocs;
+    tt_fault_fail_nth_host_alloc(1);
+    assert_int_equal(tensor_block_cache_alloc_external(fx->cache, 0, NULL, 100, &a, &ptr, &b, "tensor_exp"),
+                     TENSOR_ERR_OUT_OF_MEMORY);
+    tt_fault_fail_nth_host_alloc(0);
+    assert_error(TENSOR_ERR_OUT_OF_MEMORY, "tensor_exp: out of host memory");
+    assert_int_equal(u->allocs, asked);
+    /* bad arguments */
+    assert_int_equal(tensor_block_cache_alloc_external(fx->cache, 2, NULL, 100, &a, &ptr, &b, "t"), TENSOR_ERR_DEVICE);
+    assert_error(TENSOR_ERR_DEVICE, "t: device cuda:2 is not available");
+    assert_int_equal(tensor_block_cache_alloc_external(fx->cache, 0, NULL, 0, &a, &ptr, &b, "t"),
+                     TENSOR_ERR_INVALID_ARGUMENT);
+    assert_int_equal(tensor_block_cache_alloc_external(fx->cache, 0, NULL, 100, NULL, &ptr, &b, "t"),
+                     TENSOR_ERR_INVALID_ARGUMENT);
+    assert_error(TENSOR_ERR_INVALID_ARGUMENT, "t: argument 'allocator' is NULL");
+    tensor_device_allocator half = {u_alloc, NULL, u};
+    assert_int_equal(tensor_block_cache_alloc_external(fx->cache, 0, NULL, 100, &half, &ptr, &b, "t"),
+                     TENSOR_ERR_INVALID_ARGUMENT);
+    assert_error(TENSOR_ERR_INVALID_ARGUMENT, "t: the device allocator has a NULL free");
+    assert_int_equal(tensor_block_cache_alloc_external(fx->cache, 0, NULL, SIZE_MAX, &a, &ptr, &b, "t"),
+                     TENSOR_ERR_OUT_OF_MEMORY);
+    assert_int_equal(u->allocs, asked);
+    user_done(u);
+}
+
+/* The cache's destroy gives the user's live blocks back to it too. */
+static void test_external_destroy(void **state) {
+    (void)state;
+    fake_device *f = calloc(1, sizeof *f);
+    assert_non_null(f);
+    f->limit = (size_t)1 << 30;
+    tensor_block_cache_ops ops = {fake_alloc, fake_free, fake_sync, f};
+    tensor_block_cache *c = tensor_block_cache_new(2, &ops, "test");
+    assert_non_null(c);
+    user_alloc *u = user_new();
+    tensor_device_allocator a = {u_alloc, u_free, u};
+    void *ptr;
+    tensor_block *b;
+    for (int i = 0; i < 3; i++)
+        assert_int_equal(tensor_block_cache_alloc_external(c, i % 2, NULL, 4096, &a, &ptr, &b, "t"), TENSOR_OK);
+    tensor_block_cache_destroy(c);
+    assert_int_equal(u->frees, 3);
+    user_done(u);
+    free(f);
+}
+
 /* ---- threads ---- */
 
 #define THREADS 8
@@ -460,6 +646,7 @@ typedef struct thread_arg {
     fixture *fx;
     int id;
     int failures;
+    const tensor_device_allocator *user; /* a third of the allocations come from it when set */
 } thread_arg;
 
 static void *thread_main(void *p) {
@@ -486,7 +673,12 @@ static void *thread_main(void *p) {
             size_t n = sizes[(rng >> 40) % (sizeof sizes / sizeof sizes[0])];
             void *ptr;
             tensor_block *b;
-            if (tensor_block_cache_alloc(arg->fx->cache, arg->id % 2, stream, n, &ptr, &b, "thread") != TENSOR_OK) {
+            tensor_status st =
+                arg->user != NULL && (rng >> 20) % 3 == 0
+                    ? tensor_block_cache_alloc_external(arg->fx->cache, arg->id % 2, stream, n, arg->user, &ptr, &b,
+                                                        "thread")
+                    : tensor_block_cache_alloc(arg->fx->cache, arg->id % 2, stream, n, &ptr, &b, "thread");
+            if (st != TENSOR_OK) {
                 arg->failures++;
                 continue;
             }
@@ -503,12 +695,11 @@ static void *thread_main(void *p) {
     return NULL;
 }
 
-static void test_threads_smoke(void **state) {
-    fixture *fx = *state;
+static void run_threads(fixture *fx, const tensor_device_allocator *user) {
     pthread_t th[THREADS];
     thread_arg args[THREADS];
     for (int i = 0; i < THREADS; i++) {
-        args[i] = (thread_arg){fx, i, 0};
+        args[i] = (thread_arg){fx, i, 0, user};
         assert_int_equal(pthread_create(&th[i], NULL, thread_main, &args[i]), 0);
     }
     for (int i = 0; i < THREADS; i++) assert_int_equal(pthread_join(th[i], NULL), 0);
@@ -521,6 +712,18 @@ static void test_threads_smoke(void **state) {
     }
     assert_int_equal(tensor_block_cache_empty(fx->cache), TENSOR_OK);
     assert_int_equal(stats_of(fx, 0).reserved + stats_of(fx, 1).reserved, 0);
+}
+
+static void test_threads_smoke(void **state) { run_threads(*state, NULL); }
+
+/* A user allocator's blocks and cached ones at once, from several threads: no bytes shared,
+ * every user block freed to it, the statistics back to zero. */
+static void test_threads_external(void **state) {
+    user_alloc *u = user_new();
+    tensor_device_allocator a = {u_alloc, u_free, u};
+    run_threads(*state, &a);
+    assert_true(u->allocs > 0);
+    user_done(u);
 }
 
 static const struct CMUnitTest tests[] = {
@@ -537,7 +740,11 @@ static const struct CMUnitTest tests[] = {
     cmocka_unit_test_setup_teardown(test_device_error_propagates, setup, teardown),
     cmocka_unit_test_setup_teardown(test_bad_arguments, setup, teardown),
     cmocka_unit_test_setup_teardown(test_destroy_with_live_blocks, setup, teardown),
+    cmocka_unit_test_setup_teardown(test_external_blocks, setup, teardown),
+    cmocka_unit_test_setup_teardown(test_external_failures, setup, teardown),
+    cmocka_unit_test(test_external_destroy),
     cmocka_unit_test_setup_teardown(test_threads_smoke, setup, teardown),
+    cmocka_unit_test_setup_teardown(test_threads_external, setup, teardown),
 };
 
 TENSOR_TEST_GROUP(block_cache, tests, NULL, NULL)
