@@ -38,11 +38,14 @@ template <typename A, typename R> struct EwCasts {
         else if constexpr (std::is_same<A, double>::value) return tensor_ew_load_f64(dt, p, via);
         else return tensor_ew_load_i64(dt, p, via);
     }
+    // A result bound for an out= or self of another dtype takes the common dtype's values
+    // first (PyTorch computes in the common dtype, then casts), as the CPU backend.
     __device__ __forceinline__ void store(char *p, tensor_dtype dt, R r) const {
         if constexpr (std::is_same<R, bool>::value) tensor_ew_store_bool(dt, p, r);
-        else if constexpr (std::is_same<R, float>::value) tensor_ew_store_f32(dt, p, r);
+        else if constexpr (std::is_same<R, float>::value)
+            tensor_ew_store_f32(dt, p, dt != via && via != TENSOR_FLOAT32 ? tensor_ew_round_to_f32(via, r) : r);
         else if constexpr (std::is_same<R, double>::value) tensor_ew_store_f64(dt, p, r);
-        else tensor_ew_store_i64(dt, p, r);
+        else tensor_ew_store_i64(dt, p, dt != via && via != TENSOR_INT64 ? tensor_ew_wrap_i64(via, r) : r);
     }
 };
 

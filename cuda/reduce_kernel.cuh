@@ -522,17 +522,16 @@ struct Reducer {
 
     // ---- 3. global reduce: the last CTA of each output column combines the partials ----
     // Returns true in the one CTA that must store (its value is the full result).
-    __device__ bool global_reduce(vec_t &value, bool should_store, vec_t *shared) const {
+    // owns_slot: this thread holds its CTA's partial for its column (after the block trees);
+    // lanes whose output is out of range write theirs too, so that every slot the last CTA
+    // folds was written (compute-sanitizer initcheck on a fresh staging block).
+    __device__ bool global_reduce(vec_t &value, bool owns_slot, vec_t *shared) const {
         vec_t *staging = reinterpret_cast<vec_t *>(p.staging);
         const uint32_t ctas = gridDim.y;
         // Slot of (this CTA, this column[, this lane when lanes own outputs]).
         uint32_t slot = blockIdx.y + blockIdx.x * ctas;
         if (!x_reduce()) slot = threadIdx.x + slot * blockDim.x;
-        // Every slot is written, also by lanes whose output is out of range (their value is
-        // never stored): the last CTA folds whole columns of slots, and a slot left unwritten
-        // would be read uninitialized (compute-sanitizer initcheck on a fresh staging block).
-        (void)should_store;
-        staging[slot] = value;
+        if (owns_slot) staging[slot] = value;
         __threadfence();  // release: our partial is visible device-wide before we count
         __shared__ bool is_last;
         __syncthreads();
@@ -713,10 +712,10 @@ struct Reducer {
         }
         if (y_reduce()) value = block_y_reduce(value, shared);
         if (x_reduce()) value = block_x_reduce(value, shared);
-        const bool should_store =
-            output_idx < p.num_outputs && (!x_reduce() || tx == 0) && (!y_reduce() || ty == 0);
+        const bool owns_slot = (!x_reduce() || tx == 0) && (!y_reduce() || ty == 0);
+        const bool should_store = output_idx < p.num_outputs && owns_slot;
         if (g_reduce()) {
-            if (!global_reduce(value, should_store, shared)) return;
+            if (!global_reduce(value, owns_slot, shared)) return;
         }
         if (should_store) store(output_idx, value);
     }

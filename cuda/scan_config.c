@@ -59,10 +59,16 @@ tensor_status tt_scan_config_make(int64_t nlines, int64_t len, int dense, size_t
             return tensor_error(TENSOR_ERR_OVERFLOW, "%s: the look-back state of %lld tiles overflows", func,
                                 (long long)records);
         cfg->flags_offset = 16;
-        cfg->agg_offset = 16 + (size_t)flag_bytes;
-        cfg->incl_offset = cfg->agg_offset + (size_t)records * acc_size;
-        cfg->state_bytes = cfg->incl_offset + (size_t)records * acc_size;
-        cfg->zero_bytes = cfg->agg_offset; /* the counter and the flags */
+        cfg->packed = acc_size == 4;
+        if (cfg->packed) {
+            cfg->agg_offset = cfg->incl_offset = 16;
+            cfg->state_bytes = cfg->zero_bytes = 16 + (size_t)records * 8;
+        } else {
+            cfg->agg_offset = 16 + (size_t)flag_bytes;
+            cfg->incl_offset = cfg->agg_offset + (size_t)records * acc_size;
+            cfg->state_bytes = cfg->incl_offset + (size_t)records * acc_size;
+            cfg->zero_bytes = cfg->agg_offset; /* the counter and the flags */
+        }
     }
     return TENSOR_OK;
 }

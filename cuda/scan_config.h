@@ -54,9 +54,14 @@ typedef struct tt_scan_config {
                                in launch order, so its predecessors are usually done), else a
                                warp per line reading 32 predecessors at once */
     unsigned grid;
-    /* The look-back state (lookback only): a 16-byte tile counter, then one 32-bit flag per
-     * tile (rounded to 16 bytes), then per tile an aggregate and an inclusive prefix of
-     * acc_size bytes each. Offsets in bytes from the start of one buffer. */
+    /* The look-back state (lookback only), offsets in bytes from the start of one buffer: a
+     * 16-byte tile counter, then per record (a tile of a line)
+     *   packed (4-byte accumulators): one 64-bit word, the flag beside the value, so that a
+     *     single load sees both (at flags_offset);
+     *   else: a 32-bit flag (the flags rounded to 16 bytes), and an aggregate and an inclusive
+     *     prefix of acc_size bytes each (at agg_offset, incl_offset).
+     * The counter and the flags (or packed words) are zeroed before each launch. */
+    int packed;
     size_t flags_offset, agg_offset, incl_offset, state_bytes, zero_bytes;
 } tt_scan_config;
 

@@ -43,11 +43,16 @@ struct ScanArgs {
     int64_t s_in, s_out, s_idx; // bytes between elements of a line (strided kernel)
 };
 
+// The records of the look-back (cuda/scan_config.h has the layout). 4-byte accumulators are
+// packed with their flag into one 64-bit word: one load sees both, with no fence between. Larger
+// ones publish the value, then the flag with release semantics; readers acquire the flag.
 template <typename A> struct LookBack {
+    static constexpr bool kPacked = sizeof(A) == 4;
     unsigned long long *counter;
-    unsigned *flags;
-    A *agg;
-    A *incl;
+    unsigned *flags;            // unpacked
+    A *agg;                     // unpacked
+    A *incl;                    // unpacked
+    unsigned long long *packed; // packed: (flag << 32) | value bits
 };
 
 template <typename S, int N> struct alignas(sizeof(S) * N) Pack { S v[N]; };
@@ -80,8 +85,41 @@ template <typename A> __device__ __forceinline__ A ld_record(const A *p) {
 }
 
 template <typename A> __device__ __forceinline__ void publish(const LookBack<A> &st, int64_t rec, A v, bool inclusive) {
-    (inclusive ? st.incl : st.agg)[rec] = v;
-    st_release(st.flags + rec, inclusive ? kInclusive : kAggregate);
+    const unsigned flag = inclusive ? kInclusive : kAggregate;
+    if constexpr (LookBack<A>::kPacked) {
+        unsigned bits;
+        memcpy(&bits, &v, 4);
+        const unsigned long long w = (unsigned long long)flag << 32 | bits;
+        asm volatile("st.relaxed.gpu.global.u64 [%0], %1;" ::"l"(st.packed + rec), "l"(w) : "memory");
+    } else {
+        (inclusive ? st.incl : st.agg)[rec] = v;
+        st_release(st.flags + rec, flag);
+    }
+}
+
+// Reads record rec once: its flag and, once published, the value that goes with it (the
+// aggregate, or the inclusive prefix).
+template <typename A> __device__ __forceinline__ unsigned peek_record(const LookBack<A> &st, int64_t rec, A &v) {
+    if constexpr (LookBack<A>::kPacked) {
+        unsigned long long w;
+        asm volatile("ld.relaxed.gpu.global.u64 %0, [%1];" : "=l"(w) : "l"(st.packed + rec) : "memory");
+        const unsigned bits = (unsigned)w;
+        memcpy(&v, &bits, 4);
+        return (unsigned)(w >> 32);
+    } else {
+        const unsigned f = ld_acquire(st.flags + rec);
+        if (f != kNone) v = ld_record(f == kInclusive ? st.incl + rec : st.agg + rec);
+        return f;
+    }
+}
+
+// Waits until record rec is published. The tile was handed to a block that already runs: it
+// publishes in time.
+template <typename A> __device__ __forceinline__ unsigned await_record(const LookBack<A> &st, int64_t rec, A &v) {
+    unsigned f;
+    do f = peek_record(st, rec, v);
+    while (f == kNone);
+    return f;
 }
 
 template <typename A> __device__ __forceinline__ A shfl_up(A x, unsigned d) {
@@ -121,16 +159,18 @@ __device__ typename Op::acc_t look_back(const Op &op, const LookBack<typename Op
     int64_t top = k - 1;  // the newest tile of the window
     for (;;) {
         unsigned f[P];
+        A v[P];
+        // All P reads in flight at once, then a wait on those not yet published.
 #pragma unroll
         for (int q = 0; q < P; q++) {
             const int64_t j = top - lane * P - q;
             f[q] = kInclusive; // before the line's start: nothing to add
-            // The tile was handed to a block that already runs: it publishes in time.
-            if (j >= 0) {
-                do f[q] = ld_acquire(st.flags + rec0 + j * rstride);
-                while (f[q] == kNone);
-            }
+            v[q] = op.identity();
+            if (j >= 0) f[q] = peek_record(st, rec0 + j * rstride, v[q]);
         }
+#pragma unroll
+        for (int q = 0; q < P; q++)
+            if (f[q] == kNone) f[q] = await_record(st, rec0 + (top - lane * P - q) * rstride, v[q]);
         int first_q = P; // my nearest inclusive record
 #pragma unroll
         for (int q = P - 1; q >= 0; q--)
@@ -140,18 +180,16 @@ __device__ typename Op::acc_t look_back(const Op &op, const LookBack<typename Op
             const int first = __ffs(incl) - 1;
             const int nq = lane < first ? P : lane == first ? first_q : 0;
 #pragma unroll
-            for (int q = 0; q < P; q++)
-                if (q < nq) buf[held + lane * P + q] = ld_record(st.agg + rec0 + (top - lane * P - q) * rstride);
-            if (lane == first) {
-                const int64_t j = top - lane * P - first_q;
-                buf[kH] = j >= 0 ? ld_record(st.incl + rec0 + j * rstride) : op.identity();
+            for (int q = 0; q < P; q++) {
+                if (q < nq) buf[held + lane * P + q] = v[q];
+                if (lane == first && q == first_q) buf[kH] = v[q];
             }
             held += first * P + __shfl_sync(0xffffffffu, first_q, first);
             break;
         }
         if (held + 2 * kW <= kH) { // keep this window's aggregates and look further back
 #pragma unroll
-            for (int q = 0; q < P; q++) buf[held + lane * P + q] = ld_record(st.agg + rec0 + (top - lane * P - q) * rstride);
+            for (int q = 0; q < P; q++) buf[held + lane * P + q] = v[q];
             held += kW;
             top -= kW;
         } // else read the same window again: its tiles turn inclusive in time
@@ -181,25 +219,22 @@ __device__ typename Op::acc_t look_back_lane(const Op &op, const LookBack<typena
     int64_t j = k - 1;
     A p;
     for (;;) {
-        const unsigned *flag = st.flags + rec0 + j * rstride;
-        unsigned f;
-        do f = ld_acquire(flag);
-        while (f == kNone);
+        A v;
+        unsigned f = await_record(st, rec0 + j * rstride, v);
         if (f == kInclusive) {
-            p = ld_record(st.incl + rec0 + j * rstride);
+            p = v;
             break;
         }
         if (n < kLaneHold) {
 #pragma unroll
             for (int i = 0; i < kLaneHold; i++) // a register array: no dynamic index
-                if (i == n) held[i] = ld_record(st.agg + rec0 + j * rstride);
+                if (i == n) held[i] = v;
             n++;
             j--;
         } else {
-            // wait until this one turns inclusive (j >= 0: tile 0 is always inclusive)
-            do f = ld_acquire(flag);
-            while (f != kInclusive);
-            p = ld_record(st.incl + rec0 + j * rstride);
+            // wait until this one turns inclusive (tile 0 always is)
+            while (f != kInclusive) f = await_record(st, rec0 + j * rstride, v);
+            p = v;
             break;
         }
     }

@@ -40,7 +40,7 @@ template <class Op, typename InS, typename OutS> tensor_status run(const tt_scan
     a.s_out = job->s_out;
     a.s_idx = job->s_idx;
     cudaStream_t stream = (cudaStream_t)job->stream;
-    LookBack<A> st = {nullptr, nullptr, nullptr, nullptr};
+    LookBack<A> st = {nullptr, nullptr, nullptr, nullptr, nullptr};
     void *state = nullptr, *handle = nullptr;
     if (cfg.lookback) {
         if (tensor_cuda_alloc(job->device, cfg.state_bytes, &state, &handle, job->func) != TENSOR_OK)
@@ -50,6 +50,7 @@ template <class Op, typename InS, typename OutS> tensor_status run(const tt_scan
         st.flags = reinterpret_cast<unsigned *>(base + cfg.flags_offset);
         st.agg = reinterpret_cast<A *>(base + cfg.agg_offset);
         st.incl = reinterpret_cast<A *>(base + cfg.incl_offset);
+        st.packed = reinterpret_cast<unsigned long long *>(base + cfg.flags_offset);
         cudaError_t e = cudaMemsetAsync(state, 0, cfg.zero_bytes, stream);
         if (e != cudaSuccess) {
             tensor_cuda_free(handle);

@@ -17,10 +17,17 @@ static void test_contig_plan(void **state) {
     assert_int_equal(TT_SCAN_TILE(8), 4096);
     assert_int_equal(c.ntiles, c.tiles_per_line);
     assert_true(c.lookback);
+    /* 4-byte accumulators: a 64-bit word per tile holds the flag and the value */
+    assert_true(c.packed);
     assert_int_equal(c.flags_offset, 16);
+    assert_int_equal(c.state_bytes, 16 + (size_t)c.ntiles * 8);
+    assert_int_equal(c.zero_bytes, c.state_bytes);
+    /* 8-byte ones: flags, then aggregates and inclusive prefixes */
+    assert_int_equal(tt_scan_config_make(1, 256 << 20, 1, 8, &c, "t"), TENSOR_OK);
+    assert_false(c.packed);
     assert_int_equal(c.agg_offset % 16, 0);
-    assert_int_equal(c.incl_offset, c.agg_offset + (size_t)c.ntiles * 4);
-    assert_int_equal(c.state_bytes, c.incl_offset + (size_t)c.ntiles * 4);
+    assert_int_equal(c.incl_offset, c.agg_offset + (size_t)c.ntiles * 8);
+    assert_int_equal(c.state_bytes, c.incl_offset + (size_t)c.ntiles * 8);
     assert_int_equal(c.zero_bytes, c.agg_offset);
     /* rows of one tile: no look-back, no state */
     assert_int_equal(tt_scan_config_make(4096, 4096, 1, 8, &c, "t"), TENSOR_OK);
@@ -55,7 +62,7 @@ static void test_strided_plan(void **state) {
     assert_true(c.lookback);
     assert_true(c.lane_per_line); /* 128 groups: a line's slabs are 128 tiles apart */
     /* one record per (line, slab) */
-    assert_int_equal(c.state_bytes - c.incl_offset, (size_t)4096 * c.nslabs * 4);
+    assert_int_equal(c.state_bytes, 16 + (size_t)4096 * c.nslabs * 8);
     /* few lines: the block narrows to them and goes deeper along the line */
     assert_int_equal(tt_scan_config_make(3, 100000, 0, 8, &c, "t"), TENSOR_OK);
     assert_int_equal(c.tx, 4);
