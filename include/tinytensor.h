@@ -11,6 +11,7 @@
 #include "ops/reduction.h"
 #include "ops/scan.h"
 #include "interop/interop.h"
+#include "dist/dist.h"
 
 #ifdef __cplusplus
 extern "C" {
