@@ -6,7 +6,9 @@
  *     dbar = sum_r n_r D_r / N          (the global mean is m_0 + dbar)
  *     M2   = sum_r n_r v_r + sum_r n_r (D_r - dbar)^2
  *     var  = M2 / max(0, N - correction)
- * computed in float64 whatever the input dtype, and rounded once to the result dtype. */
+ * computed in float64 whatever the input dtype, and rounded once to the result dtype. The
+ * partial means come from a float64 sum (one more pass over the shard but for float64 inputs):
+ * rounded to float32 they would cost the between-rank term its precision. */
 #include <math.h>
 
 #include "dist/reduce_internal.h"
@@ -35,10 +37,12 @@ static tensor_status partial(const tt_dist_plan *p, int local, void *vctx, tenso
     tensor_t *v = NULL, *m = NULL;
     if (tensor_var_mean(t, 0.0, c->dims, c->ndims, true, &v, &m) != TENSOR_OK) return tensor_last_status();
     tensor_dtype dt = tensor_get_dtype(t);
-    if (dt == TENSOR_FLOAT16 || dt == TENSOR_BFLOAT16) {
-        /* A 16-bit mean is too coarse for the between-rank term: take it from a float32 sum. */
+    if (dt != TENSOR_FLOAT64 && m != NULL) {
+        /* A mean rounded to the input's dtype (float32 1e4 + x: steps of 1e-3) would swamp the
+         * between-rank term with its rounding: take it from a float64 sum, one more pass over
+         * the shard (the sum converts while loading). */
         tensor_release(m);
-        tensor_t *s = tensor_sum_dims(t, c->dims, c->ndims, true, TENSOR_FLOAT32);
+        tensor_t *s = tensor_sum_dims(t, c->dims, c->ndims, true, TENSOR_FLOAT64);
         m = s != NULL ? tensor_div_scalar(s, tensor_scalar_float((double)tt_dist_plan_count(p, p->x->comm->ranks[local])),
                                           TENSOR_ROUNDING_NONE)
                       : NULL;
