@@ -35,9 +35,9 @@ typedef struct dc_red {
     double scalar; /* var/std's correction, norm's p */
 } dc_red;
 
-static const int *dc_dims(const dc_red *r) { return r->ndims > 0 ? r->dims : NULL; }
+static inline const int *dc_dims(const dc_red *r) { return r->ndims > 0 ? r->dims : NULL; }
 
-static tensor_t *dc_ref(const dc_red *r, const tensor_t *t) {
+static inline tensor_t *dc_ref(const dc_red *r, const tensor_t *t) {
     const int *d = dc_dims(r);
     switch (r->op) {
     case DC_SUM: return tensor_sum_dims(t, d, r->ndims, r->keepdim, TENSOR_DTYPE_DEFAULT);
@@ -54,7 +54,7 @@ static tensor_t *dc_ref(const dc_red *r, const tensor_t *t) {
     }
 }
 
-static tensor_dtensor_t *dc_dist(const dc_red *r, const tensor_dtensor_t *x) {
+static inline tensor_dtensor_t *dc_dist(const dc_red *r, const tensor_dtensor_t *x) {
     const int *d = dc_dims(r);
     switch (r->op) {
     case DC_SUM: return tensor_dist_sum(x, d, r->ndims, r->keepdim, TENSOR_DTYPE_DEFAULT);
@@ -71,7 +71,7 @@ static tensor_dtensor_t *dc_dist(const dc_red *r, const tensor_dtensor_t *x) {
     }
 }
 
-static void dc_describe(const dc_red *r, tensor_dtype dt, int shard_dim, char *buf, size_t n) {
+static inline void dc_describe(const dc_red *r, tensor_dtype dt, int shard_dim, char *buf, size_t n) {
     int k = snprintf(buf, n, "%s(%s, dims=[", dc_op_names[r->op], tensor_dtype_name(dt));
     for (int i = 0; i < r->ndims && k > 0 && (size_t)k < n; i++)
         k += snprintf(buf + k, n - (size_t)k, "%s%d", i ? "," : "", r->dims[i]);
@@ -80,7 +80,7 @@ static void dc_describe(const dc_red *r, tensor_dtype dt, int shard_dim, char *b
 }
 
 /* Host copy of t's values as doubles (and int64 for exact compares); the caller frees both. */
-static void dc_values(const tensor_t *t, double **vals, int64_t **ints) {
+static inline void dc_values(const tensor_t *t, double **vals, int64_t **ints) {
     int64_t n = tensor_numel(t);
     tensor_t *d = tensor_to_dtype(t, TENSOR_FLOAT64);
     tensor_t *i = tensor_to_dtype(t, TENSOR_INT64);
@@ -95,14 +95,14 @@ static void dc_values(const tensor_t *t, double **vals, int64_t **ints) {
 }
 
 /* Raw bytes of t (contiguous copy on the host); the caller frees them. */
-static void *dc_bytes(const tensor_t *t, size_t *nbytes) {
+static inline void *dc_bytes(const tensor_t *t, size_t *nbytes) {
     *nbytes = (size_t)tensor_numel(t) * tensor_dtype_size(tensor_get_dtype(t));
     void *p = malloc(*nbytes ? *nbytes : 1);
     if (p == NULL || tensor_to_buffer(t, p, *nbytes) != TENSOR_OK) dc_fail("bytes: %s", tensor_last_error());
     return p;
 }
 
-static void dc_tol(tensor_dtype dt, double *rtol, double *atol) {
+static inline void dc_tol(tensor_dtype dt, double *rtol, double *atol) {
     switch (dt) {
     case TENSOR_FLOAT64: *rtol = 1e-10, *atol = 1e-12; break;
     case TENSOR_FLOAT16: *rtol = 4e-3, *atol = 4e-3; break;
@@ -112,7 +112,7 @@ static void dc_tol(tensor_dtype dt, double *rtol, double *atol) {
 }
 
 /* got (a dist result's local tensor) against want (the whole tensor's result, or its slice). */
-static void dc_compare(const tensor_t *got, const tensor_t *want, bool exact, const char *what) {
+static inline void dc_compare(const tensor_t *got, const tensor_t *want, bool exact, const char *what) {
     if (tensor_get_dtype(got) != tensor_get_dtype(want))
         dc_fail("%s: dtype %s, expected %s", what, tensor_dtype_name(tensor_get_dtype(got)),
                 tensor_dtype_name(tensor_get_dtype(want)));
@@ -152,7 +152,7 @@ typedef struct dc_tiling {
 
 /* `size` split over n ranks, the first size % n one longer; reversed: rank r holds the slice
  * rank n-1-r would. */
-static dc_tiling dc_tile(int64_t size, int n, bool reversed) {
+static inline dc_tiling dc_tile(int64_t size, int n, bool reversed) {
     dc_tiling t;
     memset(&t, 0, sizeof t);
     int64_t at = 0;
@@ -169,7 +169,7 @@ static dc_tiling dc_tile(int64_t size, int n, bool reversed) {
 /* Every local rank's copy of the whole tensor `global` (on the host; moved to each rank's GPU
  * when gpu is set) and the dtensor sharding it (views of those copies, not contiguous off dim
  * 0); both arrays hold new references. */
-static tensor_dtensor_t *dc_shard(tensor_comm_t *c, const tensor_t *global, int dim, const dc_tiling *tl,
+static inline tensor_dtensor_t *dc_shard(tensor_comm_t *c, const tensor_t *global, int dim, const dc_tiling *tl,
                                   tensor_t **full, bool gpu) {
     int n = tensor_comm_local_count(c);
     tensor_t *shards[64];
@@ -189,7 +189,7 @@ static tensor_dtensor_t *dc_shard(tensor_comm_t *c, const tensor_t *global, int 
 
 /* Element k of the test tensors: multiples of 1/4 in [-1, 1] (exact in every float dtype, with
  * ties for argmax), small integers for the integer dtypes. */
-static tensor_t *dc_global(int ndim, const int64_t *sizes, tensor_dtype dt, uint64_t seed) {
+static inline tensor_t *dc_global(int ndim, const int64_t *sizes, tensor_dtype dt, uint64_t seed) {
     int64_t n = 1;
     for (int d = 0; d < ndim; d++) n *= sizes[d];
     double *v = malloc((size_t)n * sizeof *v);
@@ -207,7 +207,7 @@ static tensor_t *dc_global(int ndim, const int64_t *sizes, tensor_dtype dt, uint
 }
 
 /* One reduction: the dist result against the whole tensor's on every local rank, run twice. */
-static void dc_check_one(const dc_red *r, const tensor_dtensor_t *x, tensor_t *const *full) {
+static inline void dc_check_one(const dc_red *r, const tensor_dtensor_t *x, tensor_t *const *full) {
     char what[160];
     tensor_t *loc0 = tensor_dtensor_local(x, 0);
     dc_describe(r, tensor_get_dtype(loc0), tensor_dtensor_dim(x), what, sizeof what);
@@ -263,7 +263,7 @@ static void dc_check_one(const dc_red *r, const tensor_dtensor_t *x, tensor_t *c
 }
 
 /* Every reduction over every interesting set of dims of a 3-d dtensor. */
-static void dc_check_all(const tensor_dtensor_t *x, tensor_t *const *full) {
+static inline void dc_check_all(const tensor_dtensor_t *x, tensor_t *const *full) {
     int sd = tensor_dtensor_dim(x), other = (sd + 1) % 3;
     const dc_op ops[] = {DC_SUM, DC_MEAN, DC_PROD, DC_AMAX, DC_AMIN, DC_VAR, DC_STD,
                          DC_NORM, DC_LSE, DC_ARGMAX, DC_ARGMIN};
@@ -300,7 +300,7 @@ static void dc_check_all(const tensor_dtensor_t *x, tensor_t *const *full) {
 
 /* A sweep: every dtype, every sharded dim of a [7, 5, 4] tensor, slices in rank order and
  * reversed, with the communicator's ranks. */
-static void dc_sweep(tensor_comm_t *c, const tensor_dtype *dtypes, int ndt, bool gpu) {
+static inline void dc_sweep(tensor_comm_t *c, const tensor_dtype *dtypes, int ndt, bool gpu) {
     const int64_t sizes[3] = {7, 5, 4};
     int nranks = tensor_comm_size(c), n = tensor_comm_local_count(c);
     for (int k = 0; k < ndt; k++)
@@ -316,6 +316,132 @@ static void dc_sweep(tensor_comm_t *c, const tensor_dtype *dtypes, int ndt, bool
                 for (int i = 0; i < n; i++) tensor_release(full[i]);
                 tensor_release(g);
             }
+}
+
+/* ---- collectives ---- */
+
+/* Rank r's element k: small integers, so sums and products are exact in every dtype. */
+static inline double dc_cval(tensor_dtype dt, int r, int64_t k) {
+    if (dt == TENSOR_BOOL) return (double)((r + k) % 3 == 0);
+    return (double)(((r + 1) * (k + 2)) % 5);
+}
+
+static inline tensor_t *dc_cvec(tensor_dtype dt, int r, int64_t offset, int64_t n, tensor_device dev) {
+    double v[64];
+    if (n > 64) dc_fail("dc_cvec: %lld elements, at most 64", (long long)n);
+    for (int64_t k = 0; k < n; k++) v[k] = dc_cval(dt, r, offset + k);
+    tensor_t *d = tensor_from_buffer(v, 1, &n, TENSOR_FLOAT64, tensor_cpu());
+    tensor_t *h = d != NULL ? tensor_to_dtype(d, dt) : NULL;
+    tensor_t *t = h != NULL ? tensor_to_device(h, dev) : NULL;
+    tensor_release(d);
+    tensor_release(h);
+    if (t == NULL) dc_fail("collective input: %s", tensor_last_error());
+    return t;
+}
+
+static inline double dc_cop(tensor_dist_op op, tensor_dtype dt, double a, double b) {
+    if (dt == TENSOR_BOOL) op = op == TENSOR_DIST_SUM || op == TENSOR_DIST_MAX ? TENSOR_DIST_MAX : TENSOR_DIST_MIN;
+    switch (op) {
+    case TENSOR_DIST_PROD: return a * b;
+    case TENSOR_DIST_MAX: return a > b ? a : b;
+    case TENSOR_DIST_MIN: return a < b ? a : b;
+    default: return a + b;
+    }
+}
+
+/* Every collective, every dtype NCCL reduces, against values computed on the host. */
+static inline void dc_check_collectives(tensor_comm_t *c, bool gpu) {
+    const tensor_dtype dts[] = {TENSOR_FLOAT32, TENSOR_FLOAT64, TENSOR_FLOAT16, TENSOR_BFLOAT16,
+                                TENSOR_INT32,   TENSOR_INT64,   TENSOR_UINT8,   TENSOR_INT8, TENSOR_BOOL};
+    const int64_t m = 5;
+    int n = tensor_comm_local_count(c), nranks = tensor_comm_size(c);
+    char what[96];
+    for (size_t k = 0; k < sizeof dts / sizeof dts[0]; k++) {
+        tensor_dtype dt = dts[k];
+        tensor_t *ts[64], *outs[64];
+        for (int op = TENSOR_DIST_SUM; op <= TENSOR_DIST_AVG; op++) {
+            if (op == TENSOR_DIST_AVG && !tensor_dtype_is_floating(dt)) continue;
+            for (int i = 0; i < n; i++) {
+                tensor_device dev = gpu ? tensor_cuda(tensor_comm_device(c, i)) : tensor_cpu();
+                ts[i] = dc_cvec(dt, tensor_comm_rank(c, i), 0, m, dev);
+            }
+            if (tensor_dist_all_reduce(c, ts, (tensor_dist_op)op) != TENSOR_OK)
+                dc_fail("all_reduce(%s, op %d): %s", tensor_dtype_name(dt), op, tensor_last_error());
+            double want[64];
+            for (int64_t e = 0; e < m; e++) {
+                double acc = dc_cval(dt, 0, e);
+                for (int r = 1; r < nranks; r++) acc = dc_cop((tensor_dist_op)op, dt, acc, dc_cval(dt, r, e));
+                want[e] = op == TENSOR_DIST_AVG ? acc / nranks : acc;
+            }
+            tensor_t *wd = tensor_from_buffer(want, 1, &m, TENSOR_FLOAT64, tensor_cpu());
+            tensor_t *w = tensor_to_dtype(wd, dt);
+            snprintf(what, sizeof what, "all_reduce(%s, op %d)", tensor_dtype_name(dt), op);
+            for (int i = 0; i < n; i++) {
+                dc_compare(ts[i], w, false, what);
+                tensor_release(ts[i]);
+            }
+            tensor_release(wd);
+            tensor_release(w);
+        }
+        /* broadcast from the last rank; all-gather; reduce-scatter (sum). */
+        int root = nranks - 1;
+        for (int i = 0; i < n; i++) {
+            tensor_device dev = gpu ? tensor_cuda(tensor_comm_device(c, i)) : tensor_cpu();
+            ts[i] = dc_cvec(dt, tensor_comm_rank(c, i), 0, m, dev);
+        }
+        if (tensor_dist_broadcast(c, ts, root) != TENSOR_OK) dc_fail("broadcast: %s", tensor_last_error());
+        tensor_t *w = dc_cvec(dt, root, 0, m, tensor_cpu());
+        snprintf(what, sizeof what, "broadcast(%s)", tensor_dtype_name(dt));
+        for (int i = 0; i < n; i++) dc_compare(ts[i], w, true, what);
+        tensor_release(w);
+        for (int i = 0; i < n; i++) {
+            tensor_release(ts[i]);
+            tensor_device dev = gpu ? tensor_cuda(tensor_comm_device(c, i)) : tensor_cpu();
+            ts[i] = dc_cvec(dt, tensor_comm_rank(c, i), 0, m, dev);
+            int64_t big = m * nranks;
+            outs[i] = tensor_empty(1, &big, dt, dev);
+        }
+        if (tensor_dist_all_gather(c, outs, (const tensor_t *const *)ts) != TENSOR_OK)
+            dc_fail("all_gather: %s", tensor_last_error());
+        snprintf(what, sizeof what, "all_gather(%s)", tensor_dtype_name(dt));
+        for (int r = 0; r < nranks; r++) {
+            w = dc_cvec(dt, r, 0, m, tensor_cpu());
+            for (int i = 0; i < n; i++) {
+                tensor_t *block = tensor_narrow(outs[i], 0, r * m, m);
+                dc_compare(block, w, true, what);
+                tensor_release(block);
+            }
+            tensor_release(w);
+        }
+        /* reduce-scatter: inputs of nranks * m elements (rank r's values at offsets 0..), rank
+         * i gets block i of the elementwise sum. */
+        for (int i = 0; i < n; i++) {
+            tensor_release(ts[i]);
+            tensor_release(outs[i]);
+            tensor_device dev = gpu ? tensor_cuda(tensor_comm_device(c, i)) : tensor_cpu();
+            ts[i] = dc_cvec(dt, tensor_comm_rank(c, i), 0, m * nranks, dev);
+            outs[i] = tensor_empty(1, &m, dt, dev);
+        }
+        if (tensor_dist_reduce_scatter(c, outs, (const tensor_t *const *)ts, TENSOR_DIST_SUM) != TENSOR_OK)
+            dc_fail("reduce_scatter: %s", tensor_last_error());
+        snprintf(what, sizeof what, "reduce_scatter(%s)", tensor_dtype_name(dt));
+        for (int i = 0; i < n; i++) {
+            int rank = tensor_comm_rank(c, i);
+            double want[64];
+            for (int64_t e = 0; e < m; e++) {
+                double acc = dc_cval(dt, 0, rank * m + e);
+                for (int r = 1; r < nranks; r++) acc = dc_cop(TENSOR_DIST_SUM, dt, acc, dc_cval(dt, r, rank * m + e));
+                want[e] = acc;
+            }
+            tensor_t *wd = tensor_from_buffer(want, 1, &m, TENSOR_FLOAT64, tensor_cpu());
+            w = tensor_to_dtype(wd, dt);
+            dc_compare(outs[i], w, false, what);
+            tensor_release(wd);
+            tensor_release(w);
+            tensor_release(ts[i]);
+            tensor_release(outs[i]);
+        }
+    }
 }
 
 #endif
