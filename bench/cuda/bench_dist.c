@@ -12,8 +12,8 @@
  *
  * Method. All-reduce: float32 in place on each device's default stream; warm-up, then BATCHES
  * batches of ITERS back-to-back calls, each batch ended by a device synchronise; the median
- * batch's time per call. Bus bandwidth is NCCL's: bytes / time * 2 (n - 1) / n (nccl-tests, and
- * what bench_dist_torch.py computes for torch.distributed.all_reduce). Sums and means: each
+ * batch's time per call. Bus bandwidth: bytes / time * 2 (n - 1) / n, the bytes each link of a
+ * ring carries (bench_dist_torch.py computes the same for torch.distributed.all_reduce). Sums and means: each
  * call timed from before the call to after every GPU it used has synchronised (so the all-gather
  * and the fold are inside), median of REPS after warm-up; the inputs are generated on the GPUs. */
 #define _POSIX_C_SOURCE 200809L

@@ -4,7 +4,7 @@
         torch.distributed.all_reduce (NCCL backend) of MIB MiB of float32, one process per GPU
         (torch.multiprocessing), in place; warm-up, then BATCHES batches of ITERS back-to-back
         calls each ended by torch.cuda.synchronize(), after a barrier; the median batch's time per
-        call; bus bandwidth = bytes / time * 2 (n - 1) / n, as nccl-tests and bench_dist.c.
+        call; bus bandwidth = bytes / time * 2 (n - 1) / n, as bench_dist.c.
     python3 bench_dist_torch.py sum LOG2N [REPS] | mean ROWS COLS [REPS]
         torch.sum / torch.mean(dim=1) on one GPU, for reference next to ours.
 Prints one JSON line per case (rank 0 only)."""
