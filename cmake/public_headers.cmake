@@ -48,4 +48,9 @@ set(TENSOR_PUBLIC_HEADERS
   interop/dlpack_abi.h
   interop/interop.h
   interop/npy.h
+  dist/collectives.h
+  dist/comm.h
+  dist/dist.h
+  dist/dtensor.h
+  dist/reduce.h
 )

@@ -11,6 +11,7 @@
 #include "tinytensor/ops/reduction.h"
 #include "tinytensor/ops/scan.h"
 #include "tinytensor/interop/interop.h"
+#include "tinytensor/dist/dist.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -27,7 +27,7 @@ failed=0
 # The device tool brings back at most 8 files: on exit, everything but the summary and the
 # tables goes into one archive, logs.tgz.
 pack_logs() {
-  (cd "$OUT" && ls | grep -vxE 'summary.txt|bench_cuda.md|bench_elementwise.md|profile.md|logs.tgz' |
+  (cd "$OUT" && ls | grep -vxE 'summary.txt|bench_cuda.md|bench_elementwise.md|bench_dist.md|profile.md|logs.tgz' |
      tar czf logs.tgz --remove-files -T - 2>/dev/null)
 }
 trap pack_logs EXIT
@@ -79,6 +79,12 @@ else
   tail -40 "$OUT/build.log"
   exit 1
 fi
+
+# ---- NCCL for the dist module (loaded at run time): torch's copy or the system's ----
+if [ -z "${TENSOR_NCCL_LIBRARY:-}" ] && TENSOR_NCCL_LIBRARY=$(bash scripts/nccl-path.sh); then
+  export TENSOR_NCCL_LIBRARY
+fi
+say "NCCL: ${TENSOR_NCCL_LIBRARY:-not found (the dist GPU tests skip)}"
 
 # ---- every test (SKIP_TESTS=1: none; a build + benchmark call) ----
 if [ "${SKIP_TESTS:-0}" = 1 ]; then
@@ -172,6 +178,14 @@ if [ "${SKIP_BENCH:-0}" != 1 ] && [ -f bench/cuda/bench_elementwise.sh ]; then
   BUILD_DIR=$BUILD OUT=$OUT bash bench/cuda/bench_elementwise.sh "${BENCH_REPS:-30}" >"$OUT/bench_elementwise.log" 2>&1
   say "bench_elementwise: rc=$? ($(($(date +%s) - t0)) s), table bench_elementwise.md, log bench_elementwise.log"
   if [ -f "$OUT/bench_elementwise.md" ]; then cat "$OUT/bench_elementwise.md"; else tail -20 "$OUT/bench_elementwise.log"; fi
+fi
+
+# ---- dist: all-reduce against torch.distributed, sharded sum and mean on 2 GPUs (bench/cuda/bench_dist.sh) ----
+if [ "${SKIP_BENCH:-0}" != 1 ] && [ -f bench/cuda/bench_dist.sh ]; then
+  t0=$(date +%s)
+  BUILD_DIR=$BUILD OUT=$OUT bash bench/cuda/bench_dist.sh >"$OUT/bench_dist.log" 2>&1
+  say "bench_dist: rc=$? ($(($(date +%s) - t0)) s), table bench_dist.md, log bench_dist.log"
+  if [ -f "$OUT/bench_dist.md" ]; then cat "$OUT/bench_dist.md"; else tail -20 "$OUT/bench_dist.log"; fi
 fi
 
 # ---- Nsight Compute, ours next to torch on chosen cases (PROFILE=1; CASES=... to choose) ----
