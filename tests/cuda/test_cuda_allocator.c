@@ -256,7 +256,7 @@ static void test_everything_through_the_hook(void **state) {
     assert_int_equal(s.num_device_mallocs - base.num_device_mallocs, c->allocs);
     assert_int_equal(s.num_device_frees - base.num_device_frees, c->frees);
     print_message("%lld device allocations through the hook, all freed\n", (long long)c->allocs);
-    assert_true(c->allocs >= 20);
+    assert_true(c->allocs >= 13); /* at least one per GPU result above (each checked to come from the hook) */
 
     /* back to the caching allocator: saved, as tensor_get_device_allocator gave it */
     assert_int_equal(tensor_set_device_allocator(&saved), TENSOR_OK);
