@@ -110,17 +110,8 @@ for name, shape, dims, dt in SHAPES:
             tol = (1e-4 if dt == torch.float32 else 8e-3) * t.abs() + 1e-6
             err = max(err, ((m - t).abs() / tol).max().item())
         release(mine)
-        times = [[], [], []]
-        fns = [(ours, release), (theirs, None), (lambda: buf.sum(), None)]
-        for r in range(-5, reps):
-            for j in range(3):
-                i = (j + r) % 3
-                ms, y = timer.timed(fns[i][0], r)
-                if fns[i][1] is not None:
-                    fns[i][1](y)
-                if r >= 0:
-                    times[i].append(ms)
-        t_ours, t_torch, t_floor = (timing.median(t) for t in times)
+        t_ours, t_torch, t_floor = timing.alternate(
+            timer, [(ours, release), (theirs, None), (lambda: buf.sum(), None)], reps)
         row = {"case": case, "dtype": str(dt).replace("torch.", ""), "ours_ms": t_ours, "torch_ms": t_torch,
                "floor_ms": t_floor, "speed": t_torch / t_ours, "ours_over_floor": t_ours / t_floor,
                "check": err <= 1.0, "err_ratio": err}
@@ -130,14 +121,11 @@ for name, shape, dims, dt in SHAPES:
     del x, buf
 
 gpu = torch.cuda.get_device_name()
-lines = [f"# var / std / var_mean / mean / aminmax vs torch ({gpu}, torch {torch.__version__}, {reps} reps, "
-         "median ms, 256 MiB fill_ flush, CUDA events, alternating)", "",
-         "| case | dtype | ours ms | torch ms | speed (torch/ours) | floor ms | ours / floor | check |",
-         "|---|---|---:|---:|---:|---:|---:|---|"]
-for r in rows:
-    lines.append(f"| {r['case']} | {r['dtype']} | {r['ours_ms']:.4f} | {r['torch_ms']:.4f} | {r['speed']:.2f} | "
-                 f"{r['floor_ms']:.4f} | {r['ours_over_floor']:.2f} | {'ok' if r['check'] else 'MISMATCH'} |")
-open(os.path.join(out_dir, "bench_moments.md"), "w").write("\n".join(lines) + "\n")
-json.dump({"gpu": gpu, "torch": torch.__version__, "reps": reps, "cases": rows},
-          open(os.path.join(out_dir, "bench_moments.json"), "w"), indent=1)
-print("\n".join(lines))
+timing.write_report(
+    out_dir, "bench_moments",
+    f"# var / std / var_mean / mean / aminmax vs torch ({gpu}, torch {torch.__version__}, {reps} reps, "
+    "median ms, 256 MiB fill_ flush, CUDA events, alternating)",
+    ["case", "dtype", "ours ms", "torch ms", "speed (torch/ours)", "floor ms", "ours / floor", "check"],
+    [f"| {r['case']} | {r['dtype']} | {r['ours_ms']:.4f} | {r['torch_ms']:.4f} | {r['speed']:.2f} | "
+     f"{r['floor_ms']:.4f} | {r['ours_over_floor']:.2f} | {'ok' if r['check'] else 'MISMATCH'} |" for r in rows],
+    {"gpu": gpu, "torch": torch.__version__, "reps": reps, "cases": rows})

@@ -131,18 +131,7 @@ for name, op, shape, dim, dt, odt in CASES:
             ok = ok and bool(torch.equal(m, t) or (t.is_floating_point() and torch.equal(m.nan_to_num(7.5), t.nan_to_num(7.5))))
     release(mine)
     del ref
-    times = [[], [], []]
-    fns = [(ours, release), (theirs, None), (floor, None)]
-    for r in range(-3, reps):
-        for j in range(3):
-            i = (j + r) % 3
-            ms, y = timer.timed(fns[i][0], r)
-            if fns[i][1] is not None:
-                fns[i][1](y)
-            del y
-            if r >= 0:
-                times[i].append(ms)
-    t_ours, t_torch, t_floor = (timing.median(t) for t in times)
+    t_ours, t_torch, t_floor = timing.alternate(timer, [(ours, release), (theirs, None), (floor, None)], reps, 3)
     row = {"case": name, "ours_ms": t_ours, "torch_ms": t_torch, "copy_ms": t_floor, "speed": t_torch / t_ours,
            "copy_over_ours": t_floor / t_ours, "check": ok}
     rows.append(row)
@@ -152,14 +141,11 @@ for name, op, shape, dim, dt, odt in CASES:
     torch.cuda.empty_cache()
 
 gpu = torch.cuda.get_device_name()
-lines = [f"# scans vs torch ({gpu}, torch {torch.__version__}, {reps} reps, median ms, 256 MiB fill_ flush, "
-         "CUDA events, alternating)", "",
-         "| case | ours ms | torch ms | speed (torch/ours) | copy ms | copy/ours | check |",
-         "|---|---:|---:|---:|---:|---:|---|"]
-for r in rows:
-    lines.append(f"| {r['case']} | {r['ours_ms']:.4f} | {r['torch_ms']:.4f} | {r['speed']:.2f} | {r['copy_ms']:.4f} | "
-                 f"{r['copy_over_ours']:.2f} | {'ok' if r['check'] else 'MISMATCH'} |")
-open(os.path.join(out_dir, "bench_scan.md"), "w").write("\n".join(lines) + "\n")
-json.dump({"gpu": gpu, "torch": torch.__version__, "reps": reps, "cases": rows},
-          open(os.path.join(out_dir, "bench_scan.json"), "w"), indent=1)
-print("\n".join(lines))
+timing.write_report(
+    out_dir, "bench_scan",
+    f"# scans vs torch ({gpu}, torch {torch.__version__}, {reps} reps, median ms, 256 MiB fill_ flush, "
+    "CUDA events, alternating)",
+    ["case", "ours ms", "torch ms", "speed (torch/ours)", "copy ms", "copy/ours", "check"],
+    [f"| {r['case']} | {r['ours_ms']:.4f} | {r['torch_ms']:.4f} | {r['speed']:.2f} | {r['copy_ms']:.4f} | "
+     f"{r['copy_over_ours']:.2f} | {'ok' if r['check'] else 'MISMATCH'} |" for r in rows],
+    {"gpu": gpu, "torch": torch.__version__, "reps": reps, "cases": rows})

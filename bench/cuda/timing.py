@@ -22,3 +22,32 @@ class Timer:
 def median(v):
     v = sorted(v)
     return v[len(v) // 2]
+
+
+def alternate(timer, fns, reps, warmup=5):
+    """Median ms of each of fns, a list of (f, release or None): every round times each once,
+    the round number rotating which goes first; release(result) runs outside the timing."""
+    times = [[] for _ in fns]
+    for r in range(-warmup, reps):
+        for j in range(len(fns)):
+            i = (j + r) % len(fns)
+            ms, y = timer.timed(fns[i][0], r)
+            if fns[i][1] is not None:
+                fns[i][1](y)
+            del y
+            if r >= 0:
+                times[i].append(ms)
+    return [median(t) for t in times]
+
+
+def write_report(out_dir, stem, title, header, lines, payload):
+    """OUT_DIR/stem.md (a title, a markdown table of `header` and the row `lines`) and
+    OUT_DIR/stem.json (payload); prints the table."""
+    import json
+    import os
+    md = [title, "", "| " + " | ".join(header) + " |",
+          "|" + "|".join("---" if k < 2 and h in ("case", "dtype") else "---:" for k, h in enumerate(header)) + "|"]
+    md += lines
+    open(os.path.join(out_dir, stem + ".md"), "w").write("\n".join(md) + "\n")
+    json.dump(payload, open(os.path.join(out_dir, stem + ".json"), "w"), indent=1)
+    print("\n".join(md))
