@@ -61,12 +61,15 @@ def test_reductions_match_torch_on_the_cpu(name, dim, keepdim):
         torch.testing.assert_close(theirs_t, theirs, **tol, equal_nan=True)
 
     kw = {} if dim is None else {"dim": dim}
-    same(t.sum(keepdim=keepdim, **kw), x.sum(keepdim=keepdim, **kw) if dim is not None else x.sum())
+    # dim=None reduces every dim; keepdim keeps each as size 1 (torch.sum(x, dim=None, keepdim=True))
+    full = x.sum().reshape([1] * x.dim()) if keepdim else x.sum()
+    same(t.sum(keepdim=keepdim, **kw), x.sum(keepdim=keepdim, **kw) if dim is not None else full)
     same(tt.amax(t, dim=() if dim is None else dim, keepdim=keepdim),
          torch.amax(x, dim=() if dim is None else dim, keepdim=keepdim))
     same(tt.count_nonzero(t, dim), torch.count_nonzero(x, dim))
     if name.startswith("float") or name == "bfloat16":
-        same(t.mean(keepdim=keepdim, **kw), x.mean(keepdim=keepdim, **kw) if dim is not None else x.mean())
+        full_mean = x.mean().reshape([1] * x.dim()) if keepdim else x.mean()
+        same(t.mean(keepdim=keepdim, **kw), x.mean(keepdim=keepdim, **kw) if dim is not None else full_mean)
         for correction in (0, 1):
             same(tt.var(t, dim, correction=correction, keepdim=keepdim),
                  torch.var(x, dim, correction=correction, keepdim=keepdim))
