@@ -66,7 +66,7 @@
 /* Element loads: values as they are, 16-bit floats converted. */
 #define TENSOR_KIT_LD_VAL_(VAL_T, e) (e)
 #define TENSOR_KIT_LD_BF16_(VAL_T, e) ((VAL_T)tensor_bf16_to_f32(e))
-#define TENSOR_KIT_LD_F16_(VAL_T, e) ((VAL_T)tensor_f16_to_f32(e))
+#define TENSOR_KIT_LD_F16_(VAL_T, e) ((VAL_T)tensor_cvt_vec_f16_to_f32(e))
 
 /* FN(a0, in, m): one block of m <= TENSOR_REDUCTION_BLOCK elements (in[k]: input k's, of
  * ELEM_T, loaded with LD) folded into a0. PF: prefetch ahead. */
