@@ -59,9 +59,9 @@
 #else
 #define TENSOR_KIT_PREFETCH_(p) ((void)0)
 #endif
-/* How far ahead converted loads prefetch: 4 KiB (the library's bfloat16 sum measured ~10%
- * faster with it than with the hardware prefetchers alone; plain float loads, read two
- * streams at a time, were slower with it). */
+/* How far ahead converted loads prefetch: 4 KiB, as the library's bfloat16 sum does (faster
+ * than the hardware prefetchers alone there; plain float loads, read two streams at a time,
+ * were slower with it: docs/perf_log.md). */
 #define TENSOR_KIT_PREFETCH_BYTES_ 4096
 /* Element loads: values as they are, 16-bit floats converted. */
 #define TENSOR_KIT_LD_VAL_(VAL_T, e) (e)
