@@ -8,12 +8,19 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "tinytensor/runtime/dtype.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
 
 #define TENSOR_REDUCTION_MAX_INPUTS 4
 #define TENSOR_REDUCTION_MAX_ACC_SIZE 256
+/* Where the CPU cuts what it hands a fold: a run that the library converts in tiles is cut at
+ * multiples of this many elements of the reduced index (index % TENSOR_REDUCTION_BLOCK == 0),
+ * so a fold that anchors its own blocks there (the kit's) does the same arithmetic whether it
+ * gets a whole run or the run's tiles. */
+#define TENSOR_REDUCTION_BLOCK 2048
 
 /* The value type the inputs are converted to while loading, chosen by the RESULT dtype:
  * float32 for float32 / float16 / bfloat16 / float8 results, float64 for float64, int64
@@ -60,6 +67,16 @@ typedef struct tensor_reduction_fns {
     /* Optional (NULL: the reduction runs on the CPU only): the same functor as source, for CUDA
      * tensors. TENSOR_REDUCTION_FNS_SOURCE fills it. */
     const tensor_reduction_source *source;
+    /* Optional (NULL: the library converts into buffers for fold): fold's work on inputs still
+     * in memory as `stored` (TENSOR_BFLOAT16 or TENSOR_FLOAT16, every input the same, each
+     * elems[k] n contiguous elements), each element converted to float exactly as
+     * tensor_bf16_to_f32 / tensor_f16_to_f32 do. Called for the float value type only, where
+     * the result dtype holds the inputs' values (no rounding on the way in). It lets the
+     * conversion happen in registers, in the user's loop, instead of through a buffer. It must
+     * give fold's result for the converted values: code that replaces a kit-made fold replaces
+     * (or clears) this too. */
+    void (*fold_stored)(void *acc, const void *const *elems, int64_t n, int64_t first, tensor_dtype stored,
+                        const void *user);
 } tensor_reduction_fns;
 
 /* One call of a user reduction (or of a fused built-in that runs as one), for a backend. */

@@ -22,6 +22,7 @@
 #include "iterator/iterator.h"
 #include "contract/dispatch.h"
 #include "runtime/dtype.h"
+#include "runtime/dtype_convert.h"
 #include "iterator/iter_internal.h"
 
 /* Elements converted per call of a converter (the generic loops' tile). */
@@ -61,31 +62,9 @@ void tt_cpu_store_f64(tensor_dtype dtype, char *dst, double v);
 void tt_cpu_store_i64(tensor_dtype dtype, char *dst, int64_t v);
 void tt_cpu_store_bool(tensor_dtype dtype, char *dst, bool v);
 
-/* float16 -> float32 written so that gcc vectorises loops over it (the fast paths' "convert
- * in registers"; runtime/dtype_convert.h's tensor_f16_to_f32 is the reference). Bitwise
- * equal to tensor_f16_to_f32 for all 65536 inputs, NaNs included (payload kept, quiet bit
- * set); tests/cpu checks them all. Subnormal halves are built by subtracting 2^-14 from a
- * normal float, so no subnormal arithmetic (slow, or flushed under FTZ/DAZ) happens. */
-static inline float cpu_f16_to_f32(uint16_t h) {
-    const uint32_t em = (uint32_t)(h & 0x7fffu) << 13; /* exponent and mantissa, float place */
-    const uint32_t exp = em & 0x0f800000u;
-    const uint32_t norm = em + 0x38000000u;   /* rebias 15 -> 127 */
-    const uint32_t quiet = (0u - (uint32_t)((em & 0x007fe000u) != 0)) & 0x00400000u;
-    const uint32_t infnan = (em + 0x70000000u) | quiet; /* exponent 31 -> 255; NaNs quiet */
-    const uint32_t den_bits = em + 0x38800000u;
-    float den_f;
-    memcpy(&den_f, &den_bits, sizeof den_f);
-    den_f -= 0x1p-14f; /* 2^-14 * (1 + m/1024) - 2^-14 = m * 2^-24, exactly */
-    uint32_t den;
-    memcpy(&den, &den_f, sizeof den);
-    /* Selects as masks, not ?: , so that gcc if-converts and vectorises loops over it. */
-    const uint32_t is_inf = 0u - (uint32_t)(exp == 0x0f800000u), is_den = 0u - (uint32_t)(exp == 0);
-    uint32_t r = (infnan & is_inf) | (den & is_den) | (norm & ~(is_inf | is_den));
-    r |= (uint32_t)(h & 0x8000u) << 16;
-    float f;
-    memcpy(&f, &r, sizeof f);
-    return f;
-}
+/* float16 -> float32 as the fast paths load it ("convert in registers"; gcc vectorises loops
+ * over it): runtime/dtype_convert.h's tensor_cvt_vec_f16_to_f32, bitwise tensor_f16_to_f32. */
+static inline float cpu_f16_to_f32(uint16_t h) { return tensor_cvt_vec_f16_to_f32(h); }
 
 /* bfloat16 -> float32: the high half of the float's bits (exact for every input). */
 static inline float cpu_bf16_to_f32(uint16_t h) {

@@ -1,8 +1,9 @@
 /* The CPU kernel of user reductions (ops/reduction.h): the deterministic reduction driver
- * (tensor_iter_reduce_run) around the user's callbacks. Each input is converted to the value
- * type while loading, CPU_TILE elements at a time into stack buffers, through the output
- * dtype's value set (the built-ins' converters); the user's fold sees whole tiles of a row
- * when the reduced dim is the inner one, single elements otherwise. */
+ * (tensor_iter_reduce_run) around the user's callbacks. When the reduced dim is the inner one
+ * the user's fold sees whole runs where it can read them as they are (dense values, or dense
+ * bfloat16 / float16 for a fold_stored), else tiles converted into stack buffers through the
+ * output dtype's value set (the built-ins' converters), cut at multiples of
+ * TENSOR_REDUCTION_BLOCK of the reduced index; single elements when dim 0 is kept. */
 #include <stdalign.h>
 #include <string.h>
 
@@ -12,7 +13,7 @@
 
 /* Elements converted per input before a fold call (the stack buffers: 16 KB per input of
  * doubles); in-place runs are not cut. */
-#define USER_TILE 2048
+#define USER_TILE TENSOR_REDUCTION_BLOCK
 
 typedef struct user_ctx {
     const tensor_user_reduce_call *call;
@@ -22,6 +23,10 @@ typedef struct user_ctx {
     cpu_cvt_fn cvt[TENSOR_REDUCTION_MAX_INPUTS];
     bool plain[TENSOR_REDUCTION_MAX_INPUTS]; /* the input's elements are already values */
     tensor_dtype out_dtype;
+    /* Every input is bfloat16 (or every one float16) with values the result holds, and the
+     * callbacks have fold_stored: dense runs go to it whole, converted in the user's loop. */
+    tensor_dtype stored;
+    bool use_stored;
 } user_ctx;
 
 static void user_init(void *acc, int64_t n, void *ctx) {
@@ -42,13 +47,27 @@ static void user_loop(char **data, const int64_t *strides, int64_t size0, int64_
         if (strides[0] == 0) { /* dim 0 reduced: one accumulator takes the row, tile by tile */
             /* Inputs that are all dense runs of values are folded in place, the whole run in one
              * call: a call costs the fold's set-up and its lanes' tree, which on 256-element
-             * tiles made a user sum 1.5x slower than tensor_sum. */
-            bool in_place = true;
-            for (int k = 0; k < c->nin; k++)
+             * tiles made a user sum 1.5x slower than tensor_sum. Dense 16-bit floats go whole
+             * to fold_stored: converting through a buffer cost a store and a reload per
+             * element, and the conversion was not in the user's vectorised loop. */
+            bool in_place = true, stored = c->use_stored;
+            for (int k = 0; k < c->nin; k++) {
                 in_place = in_place && c->plain[k] && strides[1 + k] == (int64_t)c->val_size;
-            const int64_t tile = in_place ? size0 : USER_TILE;
-            for (int64_t t = 0; t < size0; t += tile) {
-                const int64_t n = size0 - t < tile ? size0 - t : tile;
+                stored = stored && strides[1 + k] == 2;
+            }
+            if (in_place || stored) {
+                for (int k = 0; k < c->nin; k++) vals[k] = data[1 + k] + j * strides[nt + 1 + k];
+                if (in_place) f->fold(acc, vals, size0, index, c->call->user);
+                else f->fold_stored(acc, vals, size0, index, c->stored, c->call->user);
+                continue;
+            }
+            /* Tiles end at multiples of USER_TILE of the reduced index (index_stride0 is 1 when
+             * dim 0 is reduced), where a kit-made fold cuts its blocks anyway: the same
+             * arithmetic as a whole run. */
+            for (int64_t t = 0; t < size0;) {
+                const int64_t first = index + t * pos->index_stride0;
+                int64_t n = USER_TILE - first % USER_TILE;
+                if (n > size0 - t) n = size0 - t;
                 for (int k = 0; k < c->nin; k++) {
                     const char *src = data[1 + k] + j * strides[nt + 1 + k] + t * strides[1 + k];
                     /* A dense run already in the value type is folded in place, not copied. */
@@ -58,7 +77,8 @@ static void user_loop(char **data, const int64_t *strides, int64_t size0, int64_
                         vals[k] = buf[k];
                     }
                 }
-                f->fold(acc, vals, n, index + t * pos->index_stride0, c->call->user);
+                f->fold(acc, vals, n, first, c->call->user);
+                t += n;
             }
         } else { /* dim 0 kept: one element per accumulator */
             for (int k = 0; k < c->nin; k++) vals[k] = buf[k];
@@ -121,11 +141,15 @@ tensor_status tt_cpu_user_reduce_kernel(struct tensor_iter *iter, const tensor_k
                             TENSOR_REDUCTION_MAX_INPUTS);
     static const cpu_val_kind kinds[] = {CPU_VAL_F32, CPU_VAL_F64, CPU_VAL_I64};
     static const size_t sizes[] = {sizeof(float), sizeof(double), sizeof(int64_t)};
-    user_ctx c = {call, nin, (call->acc_size + 15) / 16 * 16, sizes[call->value], {NULL}, {false}, tensor_iter_dtype(iter, 0)};
+    user_ctx c = {call, nin, (call->acc_size + 15) / 16 * 16, sizes[call->value], {NULL}, {false},
+                  tensor_iter_dtype(iter, 0), tensor_iter_dtype(iter, 1), false};
+    c.use_stored = call->fns->fold_stored != NULL && call->value == TENSOR_REDUCTION_F32 &&
+                   (c.stored == TENSOR_BFLOAT16 || c.stored == TENSOR_FLOAT16);
     for (int k = 0; k < nin; k++) {
         const tensor_dtype in = tensor_iter_dtype(iter, 1 + k);
         c.cvt[k] = tt_cpu_converter(in, kinds[call->value], c.out_dtype);
         c.plain[k] = tt_cpu_converter_is_plain(in, kinds[call->value], c.out_dtype) && tensor_dtype_size(in) == c.val_size;
+        c.use_stored = c.use_stored && in == c.stored && tt_cpu_converter_is_plain(in, CPU_VAL_F32, c.out_dtype);
         if (c.cvt[k] == NULL)
             return tensor_error(TENSOR_ERR_DTYPE, "%s: '%s' cannot load input %d of dtype %s", func, call->name, k,
                                 tensor_dtype_name(tensor_iter_dtype(iter, 1 + k)));

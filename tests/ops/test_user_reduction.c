@@ -79,7 +79,7 @@ static void expect_close(const tensor_t *got, const tensor_t *want, double rtol)
     for (int d = 0; d < tensor_ndim(got); d++) assert_int_equal(tensor_size(got, d), tensor_size(want, d));
     double *g = ew_values(got), *w = ew_values(want);
     for (int64_t i = 0; i < tensor_numel(got); i++)
-        if (!(fabs(g[i] - w[i]) <= rtol * (1.0 + fabs(w[i])))) fail_msg("element %lld: %.9g, want %.9g", (long long)i, g[i], w[i]);
+        if (g[i] != w[i] && !(fabs(g[i] - w[i]) <= rtol * (1.0 + fabs(w[i])))) fail_msg("element %lld: %.9g, want %.9g", (long long)i, g[i], w[i]);
     free(g);
     free(w);
 }
@@ -254,6 +254,78 @@ static void test_struct_accumulator_and_threads(void **state) {
     tensor_release(got);
     tensor_release(x);
     assert_int_equal(tensor_reduction_release(r), TENSOR_OK);
+}
+
+/* The kit's arithmetic depends on the shape only: whole dense runs, runs of bfloat16 / float16
+ * converted in the kit's loop (fold_stored), tiles the library converts (a strided run, or
+ * fold_stored cleared), the AVX2 and the baseline copy of the loops, 1 and 4 threads: the
+ * same bits. */
+tensor_reduction_fns tt_test_kit_baseline_sum(void);
+tensor_reduction_fns tt_test_kit_baseline_abs_sum(void);
+
+static tensor_t *reduce_with(tensor_reduction_fns fns, const char *name, const tensor_t *x, const int *dims, int nd) {
+    tensor_reduction_def d = def1(name, fns, TENSOR_REDUCTION_DTYPE_SUM);
+    tensor_reduction *r = tensor_reduction_register(&d);
+    assert_non_null(r);
+    const tensor_t *in[1] = {x};
+    tensor_t *y = tensor_reduce(r, in, 1, dims, nd, false, TENSOR_DTYPE_DEFAULT);
+    if (y == NULL) fail_msg("%s", tensor_last_error());
+    assert_int_equal(tensor_reduction_release(r), TENSOR_OK);
+    return y;
+}
+
+static void expect_same_bits(const tensor_t *a, const tensor_t *b, const char *what) {
+    assert_int_equal(tensor_get_dtype(a), tensor_get_dtype(b));
+    assert_int_equal(tensor_numel(a), tensor_numel(b));
+    if (memcmp(tensor_data(a), tensor_data(b), (size_t)tensor_numel(a) * tensor_dtype_size(tensor_get_dtype(a))) != 0)
+        fail_msg("%s: the bits differ", what);
+}
+
+static void test_kit_paths_agree(void **state) {
+    (void)state;
+    const tensor_dtype dts[3] = {TENSOR_FLOAT32, TENSOR_BFLOAT16, TENSOR_FLOAT16};
+    const int saved = tensor_get_num_threads();
+    /* rows of 9000: a head block, windows of full blocks read in pairs, a tail */
+    for (int f = 0; f < 2; f++)
+        for (int t = 0; t < 3; t++) {
+            const tensor_reduction_fns kit = f == 0 ? sum_f32 : abs_sum_f32;
+            const tensor_reduction_fns base = f == 0 ? tt_test_kit_baseline_sum() : tt_test_kit_baseline_abs_sum();
+            tensor_reduction_fns tiles = kit;
+            tiles.fold_stored = NULL;
+            tensor_t *x = rand_cpu(2, (int64_t[]){37, 9000}, 31 + (uint64_t)t, dts[t]);
+            /* the same values with the reduced dim strided: the library converts tiles */
+            tensor_t *xt = tensor_transpose(x, 0, 1), *col = tensor_contiguous(xt), *strided = tensor_transpose(col, 0, 1);
+            assert_non_null(strided);
+            for (int all = 0; all < 2; all++) {
+                const int *dims = all ? NULL : (const int[]){1};
+                const int nd = all ? 0 : 1;
+                tensor_set_num_threads(1);
+                tensor_t *want = reduce_with(kit, "test_kit_a", x, dims, nd);
+                tensor_t *got[4];
+                got[0] = reduce_with(tiles, "test_kit_tiles", x, dims, nd);
+                got[1] = reduce_with(base, "test_kit_base", x, dims, nd);
+                tensor_set_num_threads(4);
+                got[2] = reduce_with(kit, "test_kit_threads", x, dims, nd);
+                got[3] = all ? NULL : reduce_with(kit, "test_kit_strided", strided, dims, nd);
+                static const char *const what[4] = {"tiles", "baseline", "4 threads", "strided"};
+                for (int k = 0; k < 4; k++)
+                    if (got[k] != NULL) {
+                        expect_same_bits(want, got[k], what[k]);
+                        tensor_release(got[k]);
+                    }
+                /* and the math: a sum (abs-sum) within the result dtype's precision */
+                tensor_t *ref = f == 0 ? tensor_sum_dims(x, dims, nd, false, TENSOR_DTYPE_DEFAULT)
+                                       : tensor_norm(x, 1.0, dims, nd, false);
+                expect_close(want, ref, dts[t] == TENSOR_FLOAT32 ? 1e-4 : 1e-2);
+                tensor_release(ref);
+                tensor_release(want);
+            }
+            tensor_release(strided);
+            tensor_release(col);
+            tensor_release(xt);
+            tensor_release(x);
+        }
+    tensor_set_num_threads(saved);
 }
 
 static void test_empty_gives_identity(void **state) {
@@ -433,6 +505,7 @@ static const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_integer_sum_and_rules),
     cmocka_unit_test(test_two_inputs_broadcast),
     cmocka_unit_test(test_struct_accumulator_and_threads),
+    cmocka_unit_test(test_kit_paths_agree),
     cmocka_unit_test(test_empty_gives_identity),
     cmocka_unit_test(test_registry_errors),
     cmocka_unit_test(test_explain),
