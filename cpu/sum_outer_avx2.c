@@ -240,25 +240,34 @@ ATTR INLINE void fold8(float *sv, float *cv, __m256 p) {
     _mm256_storeu_ps(sv, t);
 }
 
+/* Rows r0 .. r0 + 3 row_stride, columns [0, w): the partials from +0 (first) or from part,
+ * then stored to part, or folded into sv, cv (last). */
+ATTR INLINE void pass4(const char *r0, int64_t row_stride, int64_t w, float *restrict part, float *restrict sv,
+                       float *restrict cv, const bool first, const bool last, const bool nanskip) {
+    const cpu_sum_elem e = CPU_SUM_ELEM_F16;
+    const char *r1 = r0 + row_stride, *r2 = r1 + row_stride, *r3 = r2 + row_stride;
+    for (int64_t j = 0; j < w; j += 8) {
+        __m256 p = first ? _mm256_setzero_ps() : _mm256_loadu_ps(part + j);
+        p = _mm256_add_ps(p, ld8(r0 + 2 * j, e, nanskip));
+        p = _mm256_add_ps(p, ld8(r1 + 2 * j, e, nanskip));
+        p = _mm256_add_ps(p, ld8(r2 + 2 * j, e, nanskip));
+        p = _mm256_add_ps(p, ld8(r3 + 2 * j, e, nanskip));
+        if (last) fold8(sv + j, cv + j, p);
+        else _mm256_storeu_ps(part + j, p);
+    }
+}
+
+_Static_assert(GROUP == 16, "long_groups takes a group in four passes of four rows");
+
 /* nfull full groups of 16 rows from rows, columns [0, w) (w a multiple of 8), folded into
  * sv, cv. */
 ATTR INLINE void long_groups(const char *rows, int64_t row_stride, int64_t nfull, int64_t w, float *restrict part,
                              float *restrict sv, float *restrict cv, const bool nanskip) {
-    const cpu_sum_elem e = CPU_SUM_ELEM_F16;
     for (int64_t q = 0; q < nfull; q++, rows += GROUP * row_stride) {
-        for (int r = 0; r < GROUP; r += 4) {
-            const char *r0 = rows + r * row_stride, *r1 = r0 + row_stride, *r2 = r1 + row_stride,
-                       *r3 = r2 + row_stride;
-            for (int64_t j = 0; j < w; j += 8) {
-                __m256 p = r == 0 ? _mm256_setzero_ps() : _mm256_loadu_ps(part + j);
-                p = _mm256_add_ps(p, ld8(r0 + 2 * j, e, nanskip));
-                p = _mm256_add_ps(p, ld8(r1 + 2 * j, e, nanskip));
-                p = _mm256_add_ps(p, ld8(r2 + 2 * j, e, nanskip));
-                p = _mm256_add_ps(p, ld8(r3 + 2 * j, e, nanskip));
-                if (r == GROUP - 4) fold8(sv + j, cv + j, p);
-                else _mm256_storeu_ps(part + j, p);
-            }
-        }
+        pass4(rows, row_stride, w, part, sv, cv, true, false, nanskip);
+        pass4(rows + 4 * row_stride, row_stride, w, part, sv, cv, false, false, nanskip);
+        pass4(rows + 8 * row_stride, row_stride, w, part, sv, cv, false, false, nanskip);
+        pass4(rows + 12 * row_stride, row_stride, w, part, sv, cv, false, true, nanskip);
     }
 }
 
