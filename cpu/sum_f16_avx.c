@@ -1,11 +1,11 @@
 /* Full blocks of a contiguous float16 run summed with F16C and AVX2 (see cpu/sum_simd.h).
  *
  * Why: the template's block loop (cpu/sum_tmpl.h with F16C loads) converts as fast as this
- * one, but with one read stream, no prefetch and per-block overhead it left a quarter of a
- * core's read bandwidth unused. Converting is the bottleneck of a float16 sum on AVX2 (one
- * vcvtph2ps per 8 elements, about one per cycle), so memory stalls cannot be hidden behind
- * spare arithmetic as they are for bfloat16: a software prefetch runs ahead and the loop
- * carries nothing but the loads, the conversions and the adds.
+ * one, but without a prefetch it fell well short of a core's read bandwidth
+ * (docs/perf_log.md). Converting is the bottleneck of a float16 sum on AVX2 (one vcvtph2ps per
+ * 8 elements), so memory stalls cannot be hidden behind spare arithmetic as they are for
+ * bfloat16: a software prefetch runs ahead and the loop carries nothing but the loads, the
+ * conversions and the adds.
  *
  * Lanes: vcvtph2ps turns 8 consecutive elements into 8 floats in order, so per 32 elements
  * the four vectors A, B, C, D hold the template's lanes 0-7, 8-15, 16-23 and 24-31.

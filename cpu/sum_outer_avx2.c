@@ -224,9 +224,9 @@ ATTR INLINE void outer_impl(const char *in, int64_t row_stride, int64_t size0, i
  * and the last pass folds them into split s and c arrays (copied from and back to the
  * interleaved pairs once per run of columns) instead of storing them for a separate fold
  * pass. The sum_tmpl.h template, which did that fold pass and read every partial on every
- * pass, ran at about half a core's read bandwidth (docs/perf_log.md). Partial groups at the
- * ends go through group_cols. Per column: ((0 + r0) + r1) + ... + r15, then one TwoSum fold
- * per group, groups in order: the same additions. */
+ * pass, was slower (docs/perf_log.md). Partial groups at the ends go through group_cols.
+ * Per column: ((0 + r0) + r1) + ... + r15, then one TwoSum fold per group, groups in order:
+ * the same additions. */
 
 /* Columns per run: 16 KiB each of partials, s and c on the stack (sum_tmpl.h's SUMT_COLS;
  * shorter runs, with shorter streams, were slower). */
