@@ -145,7 +145,8 @@ static inline float ld_bf16(uint16_t v) { return cpu_bf16_to_f32(v); }
 #define SUMT_NANSKIP 1
 #include "cpu/sum_tmpl.h"
 /* float16 with F16C (x86-64 CPUs since 2012), chosen at run time: 8 conversions per
- * instruction. Same lanes, same additions, same bits as the portable instances. */
+ * instruction, full blocks of contiguous runs in cpu/sum_f16_avx.c. Same lanes, same
+ * additions, same bits as the portable instances. */
 #if defined(__GNUC__) && defined(__x86_64__)
 #include <immintrin.h>
 #define CPU_SUM_HAVE_F16C 1
@@ -170,6 +171,7 @@ static inline float ld_bf16(uint16_t v) { return cpu_bf16_to_f32(v); }
 #define SUMT_ATTR __attribute__((target("avx2,f16c")))
 #define SUMT_LANES 32
 #define SUMT_NANSKIP 0
+#define SUMT_BLOCKS(x, nb, p) tt_cpu_sum_f16_blocks((x), (nb), false, (p))
 #include "cpu/sum_tmpl.h"
 #define SUMT_FN(x) x##_f32_f16c_nan
 #define SUMT_T float
@@ -183,6 +185,7 @@ static inline float ld_bf16(uint16_t v) { return cpu_bf16_to_f32(v); }
 #define SUMT_ATTR __attribute__((target("avx2,f16c")))
 #define SUMT_LANES 32
 #define SUMT_NANSKIP 1
+#define SUMT_BLOCKS(x, nb, p) tt_cpu_sum_f16_blocks((x), (nb), true, (p))
 #include "cpu/sum_tmpl.h"
 /* bfloat16 with AVX2, chosen at run time: the widening shift written with intrinsics (the
  * compiler's vectorisation of ld_bf16 went through the stack). Exact, so the same bits. */

@@ -4,7 +4,8 @@
  * spends its time in loop control: per group of 16 rows, four passes over a few columns
  * into an array of partials and a fold pass. Here a strip of up to 64 columns keeps its
  * partials in registers down the whole group and folds them at once. Long rows stay with
- * the template (see MAX_ROW_BYTES).
+ * the template (see MAX_ROW_BYTES), except float16 rows, which have a kernel of their own
+ * below (long_f16).
  *
  * Same bits as sum_tmpl.h's outer: per column, part = ((0 + r0) + r1) + ... over the
  * group's rows in order (NaN as 0 when nanskip), then TwoSum into {s, c}; groups anchored to
@@ -169,9 +170,37 @@ ATTR INLINE int64_t narrow_f32(const char *in, int64_t row_stride, int64_t size0
     return 128 * n8;
 }
 
+/* Columns [j, ncols) of one group of g rows, one at a time: the same additions as strip(). */
+ATTR INLINE void cols1(const char *rows, int64_t row_stride, int64_t g, int64_t j, int64_t ncols, float *acc,
+                       const cpu_sum_elem e, const bool nanskip) {
+    const int64_t es = e == CPU_SUM_ELEM_F32 ? 4 : 2;
+    for (; j < ncols; j++) {
+        float p = 0.0f;
+        for (int64_t i = 0; i < g; i++) p += ld1(rows + i * row_stride + j * es, e, nanskip);
+        const float s = acc[2 * j], t = s + p, bp = t - s;
+        acc[2 * j + 1] += (s - (t - bp)) + (p - bp);
+        acc[2 * j] = t;
+    }
+}
+
+/* Every column of one group of g rows at rows. */
+ATTR INLINE void group_cols(const char *rows, int64_t row_stride, int64_t g, int64_t ncols, float *acc,
+                            const cpu_sum_elem e, const bool nanskip) {
+    int64_t j = 0;
+    for (; j + 64 <= ncols; j += 64) strip(rows, row_stride, g, j, acc, 8, e, nanskip);
+    switch ((ncols - j) / 8) { /* 8 .. 56 columns in one strip: independent chains */
+#define NV_CASE(N)                                                                                 \
+    case N: strip(rows, row_stride, g, j, acc, N, e, nanskip); break;
+        NV_CASE(1) NV_CASE(2) NV_CASE(3) NV_CASE(4) NV_CASE(5) NV_CASE(6) NV_CASE(7)
+#undef NV_CASE
+    default: break;
+    }
+    j += (ncols - j) / 8 * 8;
+    cols1(rows, row_stride, g, j, ncols, acc, e, nanskip); /* the last columns one at a time */
+}
+
 ATTR INLINE void outer_impl(const char *in, int64_t row_stride, int64_t size0, int64_t ncols, float *acc,
                             int64_t index0, const cpu_sum_elem e, const bool nanskip) {
-    const int64_t es = e == CPU_SUM_ELEM_F32 ? 4 : 2;
     /* narrow float32 rows: whole groups 8 at a time once the first (partial) group is done */
     const int64_t first_full = (GROUP - index0 % GROUP) % GROUP;
     for (int64_t i0 = 0; i0 < size0;) {
@@ -182,31 +211,100 @@ ATTR INLINE void outer_impl(const char *in, int64_t row_stride, int64_t size0, i
         }
         int64_t g = GROUP - (index0 + i0) % GROUP;
         if (g > size0 - i0) g = size0 - i0;
-        const char *rows = in + i0 * row_stride;
-        int64_t j = 0;
-        for (; j + 64 <= ncols; j += 64) strip(rows, row_stride, g, j, acc, 8, e, nanskip);
-        switch ((ncols - j) / 8) { /* 8 .. 56 columns in one strip: independent chains */
-#define NV_CASE(N)                                                                                 \
-    case N: strip(rows, row_stride, g, j, acc, N, e, nanskip); break;
-            NV_CASE(1) NV_CASE(2) NV_CASE(3) NV_CASE(4) NV_CASE(5) NV_CASE(6) NV_CASE(7)
-#undef NV_CASE
-        default: break;
-        }
-        j += (ncols - j) / 8 * 8;
-        for (; j < ncols; j++) { /* the last columns one at a time: the same additions */
-            float p = 0.0f;
-            for (int64_t i = 0; i < g; i++) p += ld1(rows + i * row_stride + j * es, e, nanskip);
-            const float s = acc[2 * j], t = s + p, bp = t - s;
-            acc[2 * j + 1] += (s - (t - bp)) + (p - bp);
-            acc[2 * j] = t;
-        }
+        group_cols(in + i0 * row_stride, row_stride, g, ncols, acc, e, nanskip);
         i0 += g;
     }
 }
 
+/* ---- long float16 rows (more than MAX_ROW_BYTES apart, e.g. [4096, 4096] over dim 0) ----
+ * Converting is a float16 sum's bottleneck (one vcvtph2ps per 8 elements), so everything
+ * else is kept off the critical path: the rows of a full group are read four at a time along
+ * a run of LONG_COLS columns (four long sequential streams; a whole group at once aliases in
+ * L1, see MAX_ROW_BYTES), the first pass starts the partials from +0 without reading them,
+ * and the last pass folds them into split s and c arrays (copied from and back to the
+ * interleaved pairs once per run of columns) instead of storing them for a separate fold
+ * pass. The sum_tmpl.h template, which did that fold pass and read every partial on every
+ * pass, was slower (docs/perf_log.md). Partial groups at the ends go through group_cols.
+ * Per column: ((0 + r0) + r1) + ... + r15, then one TwoSum fold per group, groups in order:
+ * the same additions. */
+
+/* Columns per run: 16 KiB each of partials, s and c on the stack (sum_tmpl.h's SUMT_COLS;
+ * shorter runs, with shorter streams, were slower). */
+#define LONG_COLS 4096
+
+/* {s, c} += p (TwoSum, fold_f32 of cpu/reduce_sum.c), 8 columns at sv, cv. */
+ATTR INLINE void fold8(float *sv, float *cv, __m256 p) {
+    const __m256 s = _mm256_loadu_ps(sv), c = _mm256_loadu_ps(cv);
+    const __m256 t = _mm256_add_ps(s, p), bp = _mm256_sub_ps(t, s);
+    _mm256_storeu_ps(cv, _mm256_add_ps(c, _mm256_add_ps(_mm256_sub_ps(s, _mm256_sub_ps(t, bp)), _mm256_sub_ps(p, bp))));
+    _mm256_storeu_ps(sv, t);
+}
+
+/* Rows r0 .. r0 + 3 row_stride, columns [0, w): the partials from +0 (first) or from part,
+ * then stored to part, or folded into sv, cv (last). */
+ATTR INLINE void pass4(const char *r0, int64_t row_stride, int64_t w, float *restrict part, float *restrict sv,
+                       float *restrict cv, const bool first, const bool last, const bool nanskip) {
+    const cpu_sum_elem e = CPU_SUM_ELEM_F16;
+    const char *r1 = r0 + row_stride, *r2 = r1 + row_stride, *r3 = r2 + row_stride;
+    for (int64_t j = 0; j < w; j += 8) {
+        __m256 p = first ? _mm256_setzero_ps() : _mm256_loadu_ps(part + j);
+        p = _mm256_add_ps(p, ld8(r0 + 2 * j, e, nanskip));
+        p = _mm256_add_ps(p, ld8(r1 + 2 * j, e, nanskip));
+        p = _mm256_add_ps(p, ld8(r2 + 2 * j, e, nanskip));
+        p = _mm256_add_ps(p, ld8(r3 + 2 * j, e, nanskip));
+        if (last) fold8(sv + j, cv + j, p);
+        else _mm256_storeu_ps(part + j, p);
+    }
+}
+
+_Static_assert(GROUP == 16, "long_groups takes a group in four passes of four rows");
+
+/* nfull full groups of 16 rows from rows, columns [0, w) (w a multiple of 8), folded into
+ * sv, cv. */
+ATTR INLINE void long_groups(const char *rows, int64_t row_stride, int64_t nfull, int64_t w, float *restrict part,
+                             float *restrict sv, float *restrict cv, const bool nanskip) {
+    for (int64_t q = 0; q < nfull; q++, rows += GROUP * row_stride) {
+        pass4(rows, row_stride, w, part, sv, cv, true, false, nanskip);
+        pass4(rows + 4 * row_stride, row_stride, w, part, sv, cv, false, false, nanskip);
+        pass4(rows + 8 * row_stride, row_stride, w, part, sv, cv, false, false, nanskip);
+        pass4(rows + 12 * row_stride, row_stride, w, part, sv, cv, false, true, nanskip);
+    }
+}
+
+ATTR INLINE void long_f16(const char *in, int64_t row_stride, int64_t size0, int64_t ncols, float *acc,
+                          int64_t index0, const bool nanskip) {
+    const cpu_sum_elem e = CPU_SUM_ELEM_F16;
+    int64_t head = (GROUP - index0 % GROUP) % GROUP;
+    if (head > size0) head = size0;
+    if (head > 0) group_cols(in, row_stride, head, ncols, acc, e, nanskip);
+    const int64_t nfull = (size0 - head) / GROUP;
+    const char *rows = in + head * row_stride;
+    if (nfull > 0) {
+        float part[LONG_COLS], sv[LONG_COLS], cv[LONG_COLS];
+        const int64_t nvec = ncols / 8 * 8;
+        for (int64_t j0 = 0; j0 < nvec; j0 += LONG_COLS) {
+            const int64_t w = nvec - j0 < LONG_COLS ? nvec - j0 : LONG_COLS;
+            float *a = acc + 2 * j0;
+            for (int64_t j = 0; j < w; j++) sv[j] = a[2 * j], cv[j] = a[2 * j + 1];
+            long_groups(rows + 2 * j0, row_stride, nfull, w, part, sv, cv, nanskip);
+            for (int64_t j = 0; j < w; j++) a[2 * j] = sv[j], a[2 * j + 1] = cv[j];
+        }
+        for (int64_t q = 0; q < nfull; q++) /* the last columns one at a time */
+            cols1(rows + q * GROUP * row_stride, row_stride, GROUP, nvec, ncols, acc, e, nanskip);
+    }
+    const int64_t tail = size0 - head - nfull * GROUP;
+    if (tail > 0) group_cols(rows + nfull * GROUP * row_stride, row_stride, tail, ncols, acc, e, nanskip);
+}
+
 ATTR bool tt_cpu_sum_outer_avx2(cpu_sum_elem e, bool nanskip, const char *in, int64_t row_stride, int64_t size0,
                              int64_t ncols, float *acc, int64_t index0) {
-    if (!tt_cpu_sum_simd_f16c() || row_stride > MAX_ROW_BYTES || row_stride < -MAX_ROW_BYTES) return false;
+    if (!tt_cpu_sum_simd_f16c()) return false;
+    if (row_stride > MAX_ROW_BYTES || row_stride < -MAX_ROW_BYTES) {
+        if (e != CPU_SUM_ELEM_F16) return false;
+        if (nanskip) long_f16(in, row_stride, size0, ncols, acc, index0, true);
+        else long_f16(in, row_stride, size0, ncols, acc, index0, false);
+        return true;
+    }
 #define CASE(E)                                                                                    \
     case E:                                                                                        \
         if (nanskip) outer_impl(in, row_stride, size0, ncols, acc, index0, E, true);               \

@@ -38,7 +38,8 @@ int64_t tt_cpu_sum_short_f32_out_avx2(const char *x, int64_t stride, int64_t n, 
  * index0; column j folds into the float {s, c} pair at acc[2 * j] (dense accumulators).
  * The arithmetic of sum_tmpl.h's outer (groups of 16 anchored rows summed in row order,
  * one TwoSum fold per group and column). Returns false, doing nothing, without AVX2 and
- * F16C or for rows more than 1024 bytes apart (the template is faster there). */
+ * F16C or for float32 / bfloat16 rows more than 1024 bytes apart (the template is faster
+ * there; float16 rows of any length are taken). */
 bool tt_cpu_sum_outer_avx2(cpu_sum_elem e, bool nanskip, const char *in, int64_t row_stride, int64_t size0,
                         int64_t ncols, float *acc, int64_t index0);
 
@@ -48,6 +49,11 @@ bool tt_cpu_sum_outer_avx2(cpu_sum_elem e, bool nanskip, const char *in, int64_t
  * pairwise tree). avx512: use AVX-512 where the CPU has it (false: AVX2 only; tests run
  * both). Returns false, doing nothing, without AVX2. */
 bool tt_cpu_sum_bf16_blocks(const uint16_t *x, int64_t nb, bool nanskip, float *p, bool avx512);
+
+/* The same for float16 (cpu/sum_f16_avx.c): p[i] is block() of the 2048 float16 from
+ * x + 2048 i, bitwise, converted with F16C. Returns false, doing nothing, without AVX2 and
+ * F16C. */
+bool tt_cpu_sum_f16_blocks(const uint16_t *x, int64_t nb, bool nanskip, float *p);
 
 /* The sum of n contiguous int8 (is_signed) or uint8 / bool bytes, modulo 2^64
  * (cpu/sum_int8_avx2.c). Call only when tt_cpu_sum_simd_avx2(). */

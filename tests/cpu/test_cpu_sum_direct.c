@@ -1,4 +1,4 @@
-/* Three CPU sum kernels against paths with the same arithmetic, bitwise:
+/* CPU sum kernels against paths with the same arithmetic, bitwise:
  *  - short float32 rows ([R, n], n <= 32, R >= 8192) summed straight into a float32 output
  *    (cpu/reduce_sum.c sum_short_direct, cpu/sum_short_avx2.c): against the strided tile
  *    path (every other element of a wider tensor), for sum and nansum, rows in a wider
@@ -6,8 +6,11 @@
  *    outputs that do not start 32-byte aligned (the scalar head before the streamed part);
  *  - float32 column sums of narrow rows ([R, C], C < 8, over dim 0: cpu/sum_outer_avx2.c
  *    narrow_groups) against the outer tile path, with a driver chunk starting mid-group;
- *  - the bfloat16 block kernel (cpu/sum_bf16_avx.c), AVX-512 and AVX2, against a scalar copy
- *    of sum_tmpl.h's block() arithmetic, and through tensor_sum against the tile path.
+ *  - the bfloat16 block kernel (cpu/sum_bf16_avx.c), AVX-512 and AVX2, and the float16 one
+ *    (cpu/sum_f16_avx.c, F16C) against a scalar copy of sum_tmpl.h's block() arithmetic, and
+ *    through tensor_sum against the tile path;
+ *  - float16 column sums of long rows (cpu/sum_outer_avx2.c long_f16) against a scalar copy
+ *    of the outer arithmetic, from every position in a 16-row group.
  * Where the CPU lacks AVX2 the fast paths are not taken and the comparisons still hold. */
 #include <math.h>
 #include <stdio.h>
@@ -297,17 +300,145 @@ static void test_bf16_blocks_match_reference(void **state) {
     free(x);
 }
 
-/* Full sums of bfloat16 (the block kernel for full blocks, the template for the head and
- * the tail) against the tile path, from an odd start, sum and nansum, 1 and 8 threads. */
-static void test_bf16_full_sum_match_tile_path(void **state) {
+/* ---- float16 blocks ---- */
+
+/* block() for one full block of 2048 float16, as the bfloat16 reference above. */
+static float ref_block_f16(const uint16_t *x, bool nanskip) {
+    float lane[32] = {0};
+    for (int k = 0; k < 2048; k++) {
+        float v = tensor_f16_to_f32(x[k]);
+        if (nanskip && v != v) v = 0;
+        lane[k % 32] += v;
+    }
+    for (int w = 16; w > 0; w /= 2)
+        for (int l = 0; l < w; l++) lane[l] += lane[l + w];
+    return lane[0];
+}
+
+/* Random float16 over 2^-14 .. 2^14 (rnd_value rounded; its tiny values become
+ * subnormals or zeros), a NaN every nan_every elements. */
+static void fill_f16(uint16_t *x, int64_t n, int nan_every) {
+    for (int64_t i = 0; i < n; i++) {
+        x[i] = tensor_f32_to_f16(rnd_value() * 0x1p-6f);
+        if (nan_every > 0 && rng_next() % (uint64_t)nan_every == 0) x[i] = 0x7e01;
+    }
+}
+
+static void test_f16_blocks_match_reference(void **state) {
+    (void)state;
+    const int64_t nbmax = 7;
+    uint16_t *x = malloc(sizeof(uint16_t) * 2048 * (size_t)nbmax);
+    assert_non_null(x);
+    for (int nanskip = 0; nanskip < 2; nanskip++)
+        for (int64_t nb = 1; nb <= nbmax; nb++) {
+            fill_f16(x, 2048 * nb, nanskip ? 50 : 0);
+            if (!nanskip && nb == 3) {
+                x[2048 + 5] = 0x7c00; /* +inf in block 1 */
+                x[2 * 2048 + 9] = 0x7c00, x[2 * 2048 + 77] = 0xfc00; /* inf - inf in block 2 */
+            }
+            if (nb == 4) x[3 * 2048 + 1] = 0x0001, x[3 * 2048 + 40] = 0x83ff; /* subnormals */
+            if (nb == 5) x[4 * 2048 + 7] = 0x7bff, x[4 * 2048 + 39] = 0x7bff; /* 65504 twice */
+            float p[7];
+            if (!tt_cpu_sum_f16_blocks(x, nb, nanskip, p)) {
+                assert_false(tt_cpu_sum_simd_f16c()); /* only without AVX2 and F16C */
+                continue;
+            }
+            for (int64_t i = 0; i < nb; i++) {
+                const float want = ref_block_f16(x + i * 2048, nanskip);
+                const bool same = isnan(want) ? isnan(p[i]) : memcmp(&want, &p[i], sizeof want) == 0;
+                if (!same)
+                    fail_msg("f16 block %lld of %lld (nanskip %d): %a, want %a", (long long)i, (long long)nb, nanskip,
+                             (double)p[i], (double)want);
+            }
+        }
+    free(x);
+}
+
+/* ---- long float16 rows summed over dim 0 ---- */
+
+/* sum_tmpl.h's outer arithmetic for one column: groups of 16 rows anchored to the reduced
+ * index (row i has index index0 + i), each summed in row order from +0, then TwoSum into
+ * {s, c}. */
+static void ref_outer_col(const char *in, int64_t row_stride, int64_t size0, int64_t index0, bool nanskip,
+                          float *s, float *c) {
+    for (int64_t i0 = 0; i0 < size0;) {
+        int64_t g = 16 - (index0 + i0) % 16;
+        if (g > size0 - i0) g = size0 - i0;
+        float p = 0.0f;
+        for (int64_t i = i0; i < i0 + g; i++) {
+            uint16_t h;
+            memcpy(&h, in + i * row_stride, sizeof h);
+            float v = tensor_f16_to_f32(h);
+            if (nanskip && v != v) v = 0;
+            p += v;
+        }
+        const float t = *s + p, bp = t - *s;
+        *c += (*s - (t - bp)) + (p - bp);
+        *s = t;
+        i0 += g;
+    }
+}
+
+/* Rows more than 1 KiB apart: full groups four rows at a time along runs of 4096 columns,
+ * the partial groups at either end, columns past the last multiple of 8 one at a time;
+ * accumulators that start non-zero. */
+static void test_f16_outer_long_match_reference(void **state) {
+    (void)state;
+    const int64_t sizes0[] = {1, 11, 16, 40, 75};
+    const int64_t ncols_list[] = {1, 9, 520, 4100, 8200};
+    const int64_t index0s[] = {0, 5, 16, 31};
+    const int64_t maxc = 8200, maxr = 75, pad = 40;
+    uint16_t *x = malloc(sizeof(uint16_t) * (size_t)(maxr * (maxc + 600)));
+    float *acc = malloc(sizeof(float) * 2 * (size_t)maxc), *want = malloc(sizeof(float) * 2 * (size_t)maxc);
+    assert_non_null(x);
+    assert_non_null(acc);
+    assert_non_null(want);
+    for (int nanskip = 0; nanskip < 2; nanskip++)
+        for (size_t ci = 0; ci < sizeof ncols_list / sizeof ncols_list[0]; ci++)
+            for (size_t ri = 0; ri < sizeof sizes0 / sizeof sizes0[0]; ri++)
+                for (size_t ii = 0; ii < sizeof index0s / sizeof index0s[0]; ii++) {
+                    const int64_t ncols = ncols_list[ci], size0 = sizes0[ri], index0 = index0s[ii];
+                    /* elements per row: at least 520 (rows > 1 KiB apart), an odd gap */
+                    const int64_t rs = (ncols + pad < 520 ? 520 : ncols + pad) + 1;
+                    fill_f16(x, size0 * rs, nanskip ? 30 : 0);
+                    if (!nanskip && size0 > 3) x[3 * rs] = 0x7c00; /* +inf in column 0 */
+                    for (int64_t j = 0; j < 2 * ncols; j++) acc[j] = want[j] = rnd_value();
+                    for (int64_t j = 0; j < ncols; j++)
+                        ref_outer_col((const char *)(x + j), 2 * rs, size0, index0, nanskip, &want[2 * j],
+                                      &want[2 * j + 1]);
+                    if (!tt_cpu_sum_outer_avx2(CPU_SUM_ELEM_F16, nanskip, (const char *)x, 2 * rs, size0, ncols,
+                                               acc, index0)) {
+                        assert_false(tt_cpu_sum_simd_f16c());
+                        continue;
+                    }
+                    for (int64_t j = 0; j < 2 * ncols; j++) {
+                        const bool same = isnan(want[j]) ? isnan(acc[j]) : memcmp(&want[j], &acc[j], 4) == 0;
+                        if (!same)
+                            fail_msg("f16 long rows [%lld, %lld] from index %lld (nanskip %d): column %lld %s: "
+                                     "%a, want %a",
+                                     (long long)size0, (long long)ncols, (long long)index0, nanskip,
+                                     (long long)(j / 2), j % 2 ? "c" : "s", (double)acc[j], (double)want[j]);
+                    }
+                }
+    free(x);
+    free(acc);
+    free(want);
+}
+
+/* Full sums of bfloat16 and float16 (the block kernels for full blocks, the template for
+ * the head and the tail) against the tile path, from an odd start, sum and nansum, 1 and 8
+ * threads. */
+static void test_16bit_full_sum_match_tile_path(void **state) {
     (void)state;
     const int saved = tensor_get_num_threads();
     const int64_t n = 2048 * 37 + 301, n2 = 2 * (n + 1);
     uint16_t *v = malloc(sizeof(uint16_t) * (size_t)n2);
     assert_non_null(v);
-    for (int f = 0; f < 2; f++) {
-        fill_bf16(v, n2, f ? 40 : 0);
-        tensor_t *x = tensor_from_buffer(v, 1, &n2, TENSOR_BFLOAT16, tensor_cpu());
+    for (int f = 0; f < 4; f++) {
+        const bool f16 = f >= 2;
+        if (f16) fill_f16(v, n2, f % 2 ? 40 : 0);
+        else fill_bf16(v, n2, f % 2 ? 40 : 0);
+        tensor_t *x = tensor_from_buffer(v, 1, &n2, f16 ? TENSOR_FLOAT16 : TENSOR_BFLOAT16, tensor_cpu());
         assert_non_null(x);
         tensor_t *strided = tensor_slice(x, 0, 2, n2, 2); /* elements 2, 4, ...: n of them */
         assert_non_null(strided);
@@ -318,16 +449,13 @@ static void test_bf16_full_sum_match_tile_path(void **state) {
         assert_non_null(odd_s);
         for (int t = 0; t < 2; t++) {
             assert_int_equal(tensor_set_num_threads(t ? 8 : 1), TENSOR_OK);
-            tensor_t *a = f ? tensor_nansum(strided, NULL, 0, false, TENSOR_FLOAT32)
-                            : tensor_sum_dims(strided, NULL, 0, false, TENSOR_FLOAT32);
-            tensor_t *b = f ? tensor_nansum(dense, NULL, 0, false, TENSOR_FLOAT32)
-                            : tensor_sum_dims(dense, NULL, 0, false, TENSOR_FLOAT32);
-            tensor_t *c = f ? tensor_nansum(odd_s, NULL, 0, false, TENSOR_FLOAT32)
-                            : tensor_sum_dims(odd_s, NULL, 0, false, TENSOR_FLOAT32);
-            tensor_t *d = f ? tensor_nansum(odd, NULL, 0, false, TENSOR_FLOAT32)
-                            : tensor_sum_dims(odd, NULL, 0, false, TENSOR_FLOAT32);
-            expect_bitwise(a, b, "bf16 full sum: dense vs tile", f);
-            expect_bitwise(c, d, "bf16 full sum from an odd start: dense vs tile", f);
+            const sum_fn fn = f % 2 ? tensor_nansum : tensor_sum_dims;
+            tensor_t *a = fn(strided, NULL, 0, false, TENSOR_FLOAT32);
+            tensor_t *b = fn(dense, NULL, 0, false, TENSOR_FLOAT32);
+            tensor_t *c = fn(odd_s, NULL, 0, false, TENSOR_FLOAT32);
+            tensor_t *d = fn(odd, NULL, 0, false, TENSOR_FLOAT32);
+            expect_bitwise(a, b, "16-bit full sum: dense vs tile", f);
+            expect_bitwise(c, d, "16-bit full sum from an odd start: dense vs tile", f);
             tensor_release(a);
             tensor_release(b);
             tensor_release(c);
@@ -351,7 +479,9 @@ static const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_short_direct_unaligned_output),
     cmocka_unit_test(test_outer_narrow_match_tile_path),
     cmocka_unit_test(test_bf16_blocks_match_reference),
-    cmocka_unit_test(test_bf16_full_sum_match_tile_path),
+    cmocka_unit_test(test_f16_blocks_match_reference),
+    cmocka_unit_test(test_f16_outer_long_match_reference),
+    cmocka_unit_test(test_16bit_full_sum_match_tile_path),
 };
 
 TENSOR_TEST_GROUP(cpu_sum_direct, tests, NULL, NULL)

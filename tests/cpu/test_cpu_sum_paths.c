@@ -116,11 +116,11 @@ static void test_short_rows_match_tile_path(void **state) {
 /* Column sums ([R, C] over dim 0): contiguous rows (the outer fast path) against every
  * other column of a wider tensor (the converted tile path), for the three 16/32-bit float
  * dtypes, sum and nansum; lengths around the 16-row groups, the 8- and 64-column strips,
- * the 2048-column chunks, and a reduction long enough for the driver to chunk it. */
+ * the 2048- and 4096-column chunks, and a reduction long enough for the driver to chunk it. */
 static void test_outer_match_tile_path(void **state) {
     (void)state;
     const int64_t rows[] = {1, 15, 16, 17, 100};
-    const int64_t cols[] = {1, 3, 8, 63, 64, 65, 130, 2100};
+    const int64_t cols[] = {1, 3, 8, 63, 64, 65, 130, 2100, 4100};
     const tensor_dtype dts[3] = {TENSOR_FLOAT32, TENSOR_FLOAT16, TENSOR_BFLOAT16};
     const sum_fn fns[2] = {tensor_sum_dims, tensor_nansum};
     const int dim = 0;
