@@ -69,6 +69,17 @@ static tensor_status partial(const tt_dist_plan *p, int local, void *vctx, tenso
     if (c->dim == NULL)
         for (int d = x->dim + 1; d < x->ndim; d++) inner *= x->sizes[d];
     int64_t global_len = x->sizes[x->dim];
+    /* The fold compares the values (eq, isnan), which the float8 types lack: widen them to
+     * float32, exactly and in the same order (NaN stays NaN). */
+    if (v != NULL && tt_dist_acc_dtype(tensor_get_dtype(v)) != tensor_get_dtype(v)) {
+        tensor_t *wide = tensor_to_dtype(v, tt_dist_acc_dtype(tensor_get_dtype(v)));
+        tensor_release(v);
+        v = wide;
+        if (v == NULL) {
+            tensor_release(i);
+            return tensor_last_status();
+        }
+    }
     parts[0] = v;
     parts[1] = c->dim == NULL ? affine_index(i, (global_len - len) * inner, len * inner, off * inner)
                               : affine_index(i, 0, 0, off);

@@ -37,6 +37,18 @@ static void test_three_ranks(void **state) {
     sweep(3);
 }
 
+/* The dtypes the NCCL reductions do not take but the folds (which only all-gather bytes) must:
+ * int8, int16 and the float8 types, whose argmax/argmin partials must fold like the others. */
+static void test_more_dtypes(void **state) {
+    (void)state;
+    static const tensor_dtype more[] = {TENSOR_INT8, TENSOR_INT16, TENSOR_FLOAT8_E4M3FN, TENSOR_FLOAT8_E5M2};
+    for (int n = 1; n <= 3; n += 2) {
+        tensor_comm_t *c = loopback(n);
+        dc_sweep(c, more, 4, false);
+        tensor_comm_release(c);
+    }
+}
+
 /* NaN: sums and extremes propagate it, argmax/argmin return the first NaN's global index, even
  * when a later slice (held by a lower rank) has one too. */
 static void test_nan(void **state) {
@@ -185,6 +197,7 @@ static void test_accessors(void **state) {
 
 static const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_one_rank),       cmocka_unit_test(test_two_ranks), cmocka_unit_test(test_three_ranks),
+    cmocka_unit_test(test_more_dtypes),
     cmocka_unit_test(test_nan),            cmocka_unit_test(test_var_large_mean),
     cmocka_unit_test(test_gather),         cmocka_unit_test(test_replicated), cmocka_unit_test(test_accessors),
 };
