@@ -6,6 +6,7 @@
 #include "dist/dist_internal.h"
 #include "runtime/alloc.h"
 #include "runtime/error.h"
+#include "runtime/tensor_impl.h"
 
 tensor_dtensor_t *tt_dtensor_make(tensor_comm_t *comm, tensor_t **locals, int dim, int ndim, const int64_t *sizes,
                                   const int64_t *offsets, const int64_t *lengths, const char *func) {
@@ -132,8 +133,15 @@ static tensor_status check_records(const int64_t *recs, int nranks, bool sharded
             return tensor_error(TENSOR_ERR_SHAPE, "%s: rank %d's slice of dim %d is empty: every rank needs at least one",
                                 func, r, dim);
         offsets[r] = rec[REC_OFFSET] < 0 ? next : rec[REC_OFFSET];
-        next += lengths[r];
+        /* Expanded shards cost no memory: their lengths may add up past int64. */
+        if (__builtin_add_overflow(next, lengths[r], &next))
+            return tensor_error(TENSOR_ERR_OVERFLOW, "%s: the slices' lengths along dim %d overflow int64 at rank %d",
+                                func, dim, r);
     }
+    /* The logical tensor must be a shape the library can hold (its element count fits int64). */
+    int64_t logical[TENSOR_MAX_DIMS];
+    for (int d = 0; d < (int)r0[REC_NDIM]; d++) logical[d] = d == dim ? next : r0[REC_SIZES + d];
+    if (tensor_check_shape((int)r0[REC_NDIM], logical, NULL, func) != TENSOR_OK) return tensor_last_status();
     /* Tiling: walk from 0, each step finding the slice that starts where the last one ended.
      * nranks is small; quadratic is fine. */
     int64_t at = 0;

@@ -355,6 +355,42 @@ static void test_dtensor_bad_rank_fails_all(void **state) {
     tensor_comm_release(c);
 }
 
+/* The logical tensor must be a shape the library can hold: slices whose lengths add up past
+ * int64 (expanded shards cost no memory), or whose logical element count overflows, are
+ * refused on every rank instead of wrapping. */
+static void test_dtensor_overflow(void **state) {
+    (void)state;
+    tensor_comm_t *c = loopback(2);
+    int64_t one = 1, big = (int64_t)1 << 62;
+    tensor_t *s = tensor_zeros(1, &one, TENSOR_FLOAT32, tensor_cpu());
+    tensor_t *e = tensor_expand(s, 1, &big);
+    assert_non_null(e);
+    tensor_t *ee[2] = {e, e};
+    tensor_dtensor_t *x = (tensor_dtensor_t *)&x;
+    assert_int_equal(tensor_dtensor_new(c, ee, 0, NULL, &x), TENSOR_ERR_OVERFLOW);
+    assert_error(TENSOR_ERR_OVERFLOW, "tensor_dtensor_new: ");
+    assert_null(x);
+    int64_t offs[2] = {big, 0};
+    assert_int_equal(tensor_dtensor_new(c, ee, 0, offs, &x), TENSOR_ERR_OVERFLOW);
+    assert_null(x);
+    /* Each shard [2^31, 2^31] fits; four of them along dim 0 make 2^64 elements. */
+    tensor_comm_t *c4 = loopback(4);
+    int64_t s11[2] = {1, 1}, b2[2] = {(int64_t)1 << 31, (int64_t)1 << 31};
+    tensor_t *q = tensor_zeros(2, s11, TENSOR_FLOAT32, tensor_cpu());
+    tensor_t *e2 = tensor_expand(q, 2, b2);
+    assert_non_null(e2);
+    tensor_t *e4[4] = {e2, e2, e2, e2};
+    assert_int_equal(tensor_dtensor_new(c4, e4, 0, NULL, &x), TENSOR_ERR_OVERFLOW);
+    assert_error(TENSOR_ERR_OVERFLOW, "tensor_dtensor_new: ");
+    assert_null(x);
+    tensor_release(e2);
+    tensor_release(q);
+    tensor_release(e);
+    tensor_release(s);
+    tensor_comm_release(c4);
+    tensor_comm_release(c);
+}
+
 /* ---- host allocations failing, one at a time ---- */
 
 static tensor_status scenario(int64_t fail_at, bool *reached) {
@@ -410,7 +446,8 @@ static const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_without_nccl),         cmocka_unit_test(test_comm_arguments),
     cmocka_unit_test(test_comm_env),             cmocka_unit_test(test_comm_accessors),
     cmocka_unit_test(test_collective_arguments), cmocka_unit_test(test_dtensor_arguments),
-    cmocka_unit_test(test_dtensor_bad_rank_fails_all), cmocka_unit_test(test_alloc_faults),
+    cmocka_unit_test(test_dtensor_bad_rank_fails_all), cmocka_unit_test(test_dtensor_overflow),
+    cmocka_unit_test(test_alloc_faults),
 };
 
 TENSOR_TEST_GROUP(errors, tests, NULL, NULL)
