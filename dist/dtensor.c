@@ -48,11 +48,13 @@ enum { REC_MAGIC, REC_NDIM, REC_DTYPE, REC_DIM, REC_OFFSET, REC_TABLE, REC_SIZES
 #define MAGIC_REPLICATED 0x7464697374526570LL
 #define MAGIC_BAD 0x74646973742d2d2dLL
 
+#define NO_TABLE 0x6e6f2d7461626c65LL
+
 /* FNV-1a over the offsets table (a different value for "no table"), so ranks given different
  * tables disagree visibly. */
 static int64_t table_hash(const int64_t *offsets, int n) {
     uint64_t h = 1469598103934665603ull;
-    if (offsets == NULL) return 0x6e6f2d7461626c65LL;
+    if (offsets == NULL) return NO_TABLE;
     for (int i = 0; i < n; i++) {
         h ^= (uint64_t)offsets[i];
         h *= 1099511628211ull;
@@ -129,6 +131,10 @@ static tensor_status check_records(const int64_t *recs, int nranks, bool sharded
     for (int r = 0; r < nranks; r++) {
         const int64_t *rec = recs + (size_t)r * REC_LEN;
         lengths[r] = rec[REC_SIZES + dim];
+        /* Every rank holds the same table (checked above), so every rank sees this entry. */
+        if (r0[REC_TABLE] != NO_TABLE && rec[REC_OFFSET] < 0)
+            return tensor_error(TENSOR_ERR_INVALID_ARGUMENT, "%s: offsets[%d] is %lld, expected at least 0", func, r,
+                                (long long)rec[REC_OFFSET]);
         if (lengths[r] < 1)
             return tensor_error(TENSOR_ERR_SHAPE, "%s: rank %d's slice of dim %d is empty: every rank needs at least one",
                                 func, r, dim);

@@ -38,7 +38,9 @@ typedef struct tensor_dtensor tensor_dtensor_t;
  * Errors: NULL comm, locals, an entry or out, a 0-d shard (TENSOR_ERR_INVALID_ARGUMENT), dim out
  * of range (TENSOR_ERR_INDEX), a shard on another device than its rank's (TENSOR_ERR_DEVICE),
  * dtypes that differ (TENSOR_ERR_DTYPE), shapes that differ off dim, slices that do not tile
- * the dim or an empty slice (TENSOR_ERR_SHAPE, naming the rank), NCCL failing (TENSOR_ERR_CUDA). */
+ * the dim or an empty slice (TENSOR_ERR_SHAPE, naming the rank), a negative offset
+ * (TENSOR_ERR_INVALID_ARGUMENT), a logical shape whose size overflows int64 (TENSOR_ERR_OVERFLOW),
+ * NCCL failing (TENSOR_ERR_CUDA). */
 TENSOR_API tensor_status tensor_dtensor_new(tensor_comm_t *comm, tensor_t *const *locals, int dim,
                                             const int64_t *offsets, tensor_dtensor_t **out);
 

@@ -391,6 +391,27 @@ static void test_dtensor_overflow(void **state) {
     tensor_comm_release(c);
 }
 
+/* Offsets are where the slices start: a negative one is an error, not "in rank order". */
+static void test_dtensor_negative_offset(void **state) {
+    (void)state;
+    tensor_comm_t *c = loopback(2);
+    int64_t s3 = 3, s4 = 4;
+    tensor_t *a = tensor_zeros(1, &s3, TENSOR_FLOAT32, tensor_cpu()), *b = tensor_zeros(1, &s4, TENSOR_FLOAT32, tensor_cpu());
+    tensor_t *ab[2] = {a, b};
+    tensor_dtensor_t *x = (tensor_dtensor_t *)&x;
+    int64_t neg[2] = {-1, 3};
+    assert_int_equal(tensor_dtensor_new(c, ab, 0, neg, &x), TENSOR_ERR_INVALID_ARGUMENT);
+    assert_error(TENSOR_ERR_INVALID_ARGUMENT, "tensor_dtensor_new: offsets[0] is -1");
+    assert_null(x);
+    int64_t neg1[2] = {0, -5};
+    assert_int_equal(tensor_dtensor_new(c, ab, 0, neg1, &x), TENSOR_ERR_INVALID_ARGUMENT);
+    assert_error(TENSOR_ERR_INVALID_ARGUMENT, "tensor_dtensor_new: offsets[1] is -5");
+    assert_null(x);
+    tensor_release(a);
+    tensor_release(b);
+    tensor_comm_release(c);
+}
+
 /* ---- host allocations failing, one at a time ---- */
 
 static tensor_status scenario(int64_t fail_at, bool *reached) {
@@ -447,7 +468,7 @@ static const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_comm_env),             cmocka_unit_test(test_comm_accessors),
     cmocka_unit_test(test_collective_arguments), cmocka_unit_test(test_dtensor_arguments),
     cmocka_unit_test(test_dtensor_bad_rank_fails_all), cmocka_unit_test(test_dtensor_overflow),
-    cmocka_unit_test(test_alloc_faults),
+    cmocka_unit_test(test_dtensor_negative_offset),    cmocka_unit_test(test_alloc_faults),
 };
 
 TENSOR_TEST_GROUP(errors, tests, NULL, NULL)
