@@ -6,8 +6,10 @@
  *  - They include the sharded dim (dims NULL or empty: all dims, which do): each rank reduces its
  *    shard with the library's own op to a small partial, the partials of all ranks are
  *    all-gathered (NCCL), and every rank folds them in rank order with the library's ops into
- *    the same result: a replicated dtensor. Partials are kept in the accumulation dtype (float32
- *    for 16-bit and float8 inputs, int64 for integers) and rounded once at the end: sum, mean and
+ *    the same result: a replicated dtensor. Sum, mean and prod partials are kept in the
+ *    accumulation dtype (float32 for 16-bit and float8 inputs, int64 for integers) and rounded
+ *    once at the end (norm, logsumexp and var partials of 16-bit floats are the local op's
+ *    16-bit results, widened for the fold: rounded twice): sum, mean and
  *    prod fold sums and products of partials; amax/amin the extremes; norm the partial norms
  *    (p = 0: their sum); logsumexp the partial logsumexps; var and std the Welford partials
  *    (count, mean, sum of squared deviations) with Chan's formula, in float64, shifted by rank

@@ -50,7 +50,8 @@ static tensor_status partial(const tt_dist_plan *p, int local, void *vctx, tenso
     default: r = tensor_logsumexp(t, c->dims, c->ndims, true); break;
     }
     if (r != NULL && tensor_get_dtype(r) != c->acc) {
-        /* A 16-bit norm or logsumexp: the fold runs in float32, rounding once at the end. */
+        /* A 16-bit norm or logsumexp: the local op rounded it to 16 bits; the fold runs in
+         * float32 and rounds again at the end. */
         tensor_t *wide = tensor_to_dtype(r, c->acc);
         tensor_release(r);
         r = wide;
