@@ -122,24 +122,20 @@ template <typename A> __device__ __forceinline__ unsigned await_record(const Loo
     return f;
 }
 
-template <typename A> __device__ __forceinline__ A shfl_up(A x, unsigned d) {
+// A warp shuffle of any accumulator, 32-bit word by word: UP moves lane - arg's value to each
+// lane (shfl_up), else every lane takes lane arg's (shfl).
+template <bool UP, typename A> __device__ __forceinline__ A shfl_words(A x, unsigned arg) {
     static_assert(sizeof(A) % 4 == 0, "shuffled by 32-bit words");
     unsigned w[sizeof(A) / 4];
     memcpy(w, &x, sizeof x);
 #pragma unroll
-    for (int i = 0; i < (int)(sizeof(A) / 4); i++) w[i] = __shfl_up_sync(0xffffffffu, w[i], d);
+    for (int i = 0; i < (int)(sizeof(A) / 4); i++)
+        w[i] = UP ? __shfl_up_sync(0xffffffffu, w[i], arg) : __shfl_sync(0xffffffffu, w[i], (int)arg);
     memcpy(&x, w, sizeof x);
     return x;
 }
-
-template <typename A> __device__ __forceinline__ A shfl_idx(A x, int src) {
-    unsigned w[sizeof(A) / 4];
-    memcpy(w, &x, sizeof x);
-#pragma unroll
-    for (int i = 0; i < (int)(sizeof(A) / 4); i++) w[i] = __shfl_sync(0xffffffffu, w[i], src);
-    memcpy(&x, w, sizeof x);
-    return x;
-}
+template <typename A> __device__ __forceinline__ A shfl_up(A x, unsigned d) { return shfl_words<true>(x, d); }
+template <typename A> __device__ __forceinline__ A shfl_idx(A x, int src) { return shfl_words<false>(x, (unsigned)src); }
 
 // Records a warp's look-back holds: two windows of 32 * P, plus room for the last, partial one.
 template <int P> constexpr int hold_of() { return 3 * 32 * P; }
@@ -270,7 +266,7 @@ template <typename InS, typename OutS> constexpr int vec_width() {
     return 16 / big;
 }
 
-template <typename T> __device__ __forceinline__ bool aligned(const void *p, int bytes) {
+__device__ __forceinline__ bool aligned(const void *p, int bytes) {
     return ((uintptr_t)p & (uintptr_t)(bytes - 1)) == 0;
 }
 
@@ -307,8 +303,8 @@ __global__ void __launch_bounds__(TT_SCAN_BLOCK, sizeof(typename Op::acc_t) <= 4
         const InS *in = reinterpret_cast<const InS *>(a.in + (a.in_arg == 1 ? off[1] : off[2])) + e0;
         OutS *out = reinterpret_cast<OutS *>(a.out + off[0]) + e0;
         int64_t *idx = Op::has_index ? reinterpret_cast<int64_t *>(a.idx + off[1]) + e0 : nullptr;
-        const bool vec = nvalid == TILE && aligned<InS>(in, VEC * sizeof(InS)) &&
-                         aligned<OutS>(out, VEC * sizeof(OutS)) && (!Op::has_index || aligned<int64_t>(idx, 16));
+        const bool vec = nvalid == TILE && aligned(in, VEC * sizeof(InS)) &&
+                         aligned(out, VEC * sizeof(OutS)) && (!Op::has_index || aligned(idx, 16));
 
         A x[ITEMS];
 #pragma unroll

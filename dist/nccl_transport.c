@@ -83,33 +83,33 @@ static tensor_status broadcast(const tensor_comm_t *c, const void *const *send, 
     return group_end(a, st, func);
 }
 
-static tensor_status all_reduce(const tensor_comm_t *c, const void *const *send, void *const *recv, size_t count,
-                                tensor_dtype dt, tensor_dist_op op, const char *func) {
+/* all-reduce and reduce-scatter: one NCCL call of the same signature per local rank, grouped. */
+typedef tt_nccl_result (*reduce_call)(const void *, void *, size_t, int, int, tt_nccl_comm_t, void *);
+
+static tensor_status reducing(const tensor_comm_t *c, const void *const *send, void *const *recv, size_t count,
+                              tensor_dtype dt, tensor_dist_op op, int scatter, const char *func) {
     const tt_nccl_api *a = tt_nccl(func);
     if (a == NULL) return TENSOR_ERR_NOT_IMPLEMENTED;
     int ndt = nccl_dtype(a, dt);
     if (ndt < 0) return check_reduce_dtype(dt, func);
+    const reduce_call call = scatter ? a->reduce_scatter : a->all_reduce;
     tensor_status st = tt_nccl_error(a, a->group_start(), NULL, func);
     if (st != TENSOR_OK) return st;
     for (int i = 0; i < c->nlocal && st == TENSOR_OK; i++)
-        st = tt_nccl_error(a, a->all_reduce(send[i], recv[i], count, ndt, (int)op, c->handles[i], stream_of(c, i)),
-                           c->handles[i], func);
+        st = tt_nccl_error(a, call(send[i], recv[i], count, ndt, (int)op, c->handles[i], stream_of(c, i)), c->handles[i],
+                           func);
     return group_end(a, st, func);
 }
 
+static tensor_status all_reduce(const tensor_comm_t *c, const void *const *send, void *const *recv, size_t count,
+                                tensor_dtype dt, tensor_dist_op op, const char *func) {
+    return reducing(c, send, recv, count, dt, op, 0, func);
+}
+
+/* count: the elements each rank receives. */
 static tensor_status reduce_scatter(const tensor_comm_t *c, const void *const *send, void *const *recv,
                                     size_t recvcount, tensor_dtype dt, tensor_dist_op op, const char *func) {
-    const tt_nccl_api *a = tt_nccl(func);
-    if (a == NULL) return TENSOR_ERR_NOT_IMPLEMENTED;
-    int ndt = nccl_dtype(a, dt);
-    if (ndt < 0) return check_reduce_dtype(dt, func);
-    tensor_status st = tt_nccl_error(a, a->group_start(), NULL, func);
-    if (st != TENSOR_OK) return st;
-    for (int i = 0; i < c->nlocal && st == TENSOR_OK; i++)
-        st = tt_nccl_error(a, a->reduce_scatter(send[i], recv[i], recvcount, ndt, (int)op, c->handles[i],
-                                                stream_of(c, i)),
-                           c->handles[i], func);
-    return group_end(a, st, func);
+    return reducing(c, send, recv, recvcount, dt, op, 1, func);
 }
 
 static void destroy(tensor_comm_t *c) {
