@@ -11,6 +11,7 @@
 #include "cuda/caching_allocator.h"
 #include "cuda/cuda_backend.h"
 #include "cuda/device_internal.h"
+#include "cuda/reduce_host.h"
 #include "runtime/alloc.h"
 #include "runtime/allocator.h"
 #include "runtime/error.h"
@@ -19,7 +20,7 @@ static tensor_status raw_alloc(void *ctx, int device, size_t nbytes, void **ptr,
     (void)ctx;
     int saved = -1;
     if (tensor_cuda_device_enter(device, &saved, func) != TENSOR_OK) return tensor_last_status();
-    cudaError_t err = cudaMalloc(ptr, nbytes);
+    cudaError_t err = tensor_cuda_malloc_uncaptured(ptr, nbytes);
     tensor_status st = TENSOR_OK;
     if (err == cudaErrorMemoryAllocation) {
         /* Not sticky; clear it so that the next launch check does not report it. The block
@@ -136,5 +137,8 @@ tensor_status tensor_cuda_empty_cache(void) {
     if (tensor_cuda_device_count() == 0) return TENSOR_OK;
     tensor_block_cache *c = tensor_cuda_block_cache("tensor_cuda_empty_cache");
     if (c == NULL) return tensor_last_status();
+    /* the reduction engine's per-stream counters go back too: a program that made and dropped
+     * many streams gets their memory back here */
+    tensor_cuda_reduce_release_scratch();
     return tensor_block_cache_empty(c);
 }

@@ -2,7 +2,6 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include <pthread.h>
-#include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,7 +25,11 @@ tensor_status tensor_cuda_error(cudaError_t err, const char *func) {
  * once), so the count is asked once: tensor_device_check calls it for every allocation. */
 static pthread_once_t devices_once = PTHREAD_ONCE_INIT;
 static int device_count;
-static _Atomic(uintptr_t) *current_streams; /* device_count entries; NULL if host memory ran out */
+
+/* The current stream of each device, per thread (as PyTorch's is): a thread that never set one
+ * uses the legacy default stream. Devices beyond the table cannot have one set. */
+#define STREAM_MAX_DEVICES 64
+static _Thread_local cudaStream_t thread_streams[STREAM_MAX_DEVICES];
 
 static void devices_init(void) {
     int n = 0;
@@ -36,11 +39,6 @@ static void devices_init(void) {
         n = 0;
     }
     device_count = n;
-    if (n > 0) {
-        current_streams = calloc((size_t)n, sizeof *current_streams);
-        if (current_streams != NULL)
-            for (int i = 0; i < n; i++) atomic_init(&current_streams[i], (uintptr_t)0);
-    }
 }
 
 int tensor_cuda_device_count(void) {
@@ -78,12 +76,18 @@ void tensor_cuda_device_restore(int saved) {
 
 /* ---- streams ---- */
 
+static tensor_status check_stream_index(int device, const char *func) {
+    if (check_index(device, func) != TENSOR_OK) return TENSOR_ERR_DEVICE;
+    if (device >= STREAM_MAX_DEVICES)
+        return tensor_error(TENSOR_ERR_DEVICE, "%s: device cuda:%d is beyond the %d devices that can have a current "
+                            "stream", func, device, STREAM_MAX_DEVICES);
+    return TENSOR_OK;
+}
+
 tensor_status tensor_cuda_set_stream(int device, void *stream) {
     const char *func = "tensor_cuda_set_stream";
-    if (check_index(device, func) != TENSOR_OK) return TENSOR_ERR_DEVICE;
-    if (current_streams == NULL)
-        return tensor_error(TENSOR_ERR_OUT_OF_MEMORY, "%s: out of host memory for the stream table", func);
-    atomic_store_explicit(&current_streams[device], (uintptr_t)stream, memory_order_release);
+    if (check_stream_index(device, func) != TENSOR_OK) return TENSOR_ERR_DEVICE;
+    thread_streams[device] = (cudaStream_t)stream;
     return TENSOR_OK;
 }
 
@@ -91,20 +95,72 @@ tensor_status tensor_cuda_exchange_stream(int device, void *stream, void **previ
     const char *func = "tensor_cuda_exchange_stream";
     TENSOR_CHECK_NOT_NULL(previous, func, "previous");
     *previous = NULL;
-    if (check_index(device, func) != TENSOR_OK) return TENSOR_ERR_DEVICE;
-    if (current_streams == NULL)
-        return tensor_error(TENSOR_ERR_OUT_OF_MEMORY, "%s: out of host memory for the stream table", func);
-    *previous = (void *)atomic_exchange_explicit(&current_streams[device], (uintptr_t)stream, memory_order_acq_rel);
+    if (check_stream_index(device, func) != TENSOR_OK) return TENSOR_ERR_DEVICE;
+    *previous = (void *)thread_streams[device];
+    thread_streams[device] = (cudaStream_t)stream;
     return TENSOR_OK;
 }
 
 void *tensor_cuda_get_stream(int device) {
     int n = tensor_cuda_device_count();
-    if (device < 0 || device >= n || current_streams == NULL) return NULL;
-    return (void *)atomic_load_explicit(&current_streams[device], memory_order_acquire);
+    if (device < 0 || device >= n || device >= STREAM_MAX_DEVICES) return NULL;
+    return (void *)thread_streams[device];
 }
 
 cudaStream_t tensor_cuda_stream_of(int device) { return (cudaStream_t)tensor_cuda_get_stream(device); }
+
+/* One edge between two streams of a device: `waiter` waits for the work queued on `waited` so
+ * far. An event per call (destroying it after the wait is queued is allowed: the wait keeps
+ * what it needs), created without timing, which is the cheap kind and the one a capture
+ * accepts. */
+static tensor_status stream_edge(int device, cudaStream_t waiter, cudaStream_t waited, const char *func) {
+    if (check_stream_index(device, func) != TENSOR_OK) return TENSOR_ERR_DEVICE;
+    if (waiter == waited) return TENSOR_OK;
+    int saved = -1;
+    tensor_status st = tensor_cuda_device_enter(device, &saved, func);
+    cudaEvent_t ev = NULL;
+    if (st == TENSOR_OK) st = tensor_cuda_error(cudaEventCreateWithFlags(&ev, cudaEventDisableTiming), func);
+    if (st == TENSOR_OK) st = tensor_cuda_error(cudaEventRecord(ev, waited), func);
+    if (st == TENSOR_OK) st = tensor_cuda_error(cudaStreamWaitEvent(waiter, ev, 0), func);
+    if (ev != NULL) (void)cudaEventDestroy(ev);
+    tensor_cuda_device_restore(saved);
+    return st;
+}
+
+tensor_status tensor_cuda_wait_stream(int device, void *stream) {
+    return stream_edge(device, tensor_cuda_stream_of(device), (cudaStream_t)stream, "tensor_cuda_wait_stream");
+}
+
+tensor_status tensor_cuda_stream_wait_ours(int device, void *stream) {
+    return stream_edge(device, (cudaStream_t)stream, tensor_cuda_stream_of(device), "tensor_cuda_stream_wait_ours");
+}
+
+enum cudaStreamCaptureMode tensor_cuda_capture_relax(void) {
+    enum cudaStreamCaptureMode mode = cudaStreamCaptureModeRelaxed;
+    if (cudaThreadExchangeStreamCaptureMode(&mode) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return cudaStreamCaptureModeRelaxed; /* nothing changed: nothing to restore */
+    }
+    return mode;
+}
+
+void tensor_cuda_capture_restore(enum cudaStreamCaptureMode mode) {
+    (void)cudaThreadExchangeStreamCaptureMode(&mode);
+}
+
+cudaError_t tensor_cuda_malloc_uncaptured(void **ptr, size_t nbytes) {
+    const enum cudaStreamCaptureMode mode = tensor_cuda_capture_relax();
+    const cudaError_t err = cudaMalloc(ptr, nbytes);
+    tensor_cuda_capture_restore(mode);
+    return err;
+}
+
+cudaError_t tensor_cuda_free_uncaptured(void *ptr) {
+    const enum cudaStreamCaptureMode mode = tensor_cuda_capture_relax();
+    const cudaError_t err = cudaFree(ptr);
+    tensor_cuda_capture_restore(mode);
+    return err;
+}
 
 tensor_status tensor_cuda_synchronize(void) {
     if (tensor_cuda_device_count() == 0) return TENSOR_OK;

@@ -23,8 +23,19 @@ tensor_status tensor_cuda_error(cudaError_t err, const char *func);
 tensor_status tensor_cuda_device_enter(int device, int *saved, const char *func);
 void tensor_cuda_device_restore(int saved);
 
-/* The current stream of `device` as a cudaStream_t (NULL: the legacy default stream). */
+/* The calling thread's current stream of `device` as a cudaStream_t (NULL: the legacy default
+ * stream). */
 cudaStream_t tensor_cuda_stream_of(int device);
+
+/* cudaMalloc / cudaFree with the calling thread's stream-capture mode relaxed for the call, so
+ * that library scratch (a semaphore buffer, a cache segment) can be made while the caller
+ * captures a stream into a graph, without ending the capture; nothing is recorded. */
+cudaError_t tensor_cuda_malloc_uncaptured(void **ptr, size_t nbytes);
+/* The same for any stretch of calls that touch no user stream: relax returns the thread's mode
+ * to hand back to restore. */
+enum cudaStreamCaptureMode tensor_cuda_capture_relax(void);
+void tensor_cuda_capture_restore(enum cudaStreamCaptureMode mode);
+cudaError_t tensor_cuda_free_uncaptured(void *ptr);
 
 #ifdef __cplusplus
 }

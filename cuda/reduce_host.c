@@ -4,6 +4,7 @@
 
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,69 +18,116 @@
 #include "runtime/error.h"
 #include "iterator/iter_internal.h"
 
-/* ---- semaphores: one buffer per device, zeroed once ----
- * The last CTA of each output column sets its counter back to 0 (reduce_kernel.cuh), so the
+/* ---- semaphores: one buffer per (device, stream), zeroed once ----
+ * The last CTA of each output column sets its counter back to 0 (reduce_kernel.cuh), so a
  * buffer stays zero between launches and a reduction needs no memset. Launches on one stream
- * run in order, so they never share a counter at the same time. Limitation: two reductions
- * with global reduce running concurrently on DIFFERENT streams of one device would share
- * counters; the library queues all its work on the device's one current stream. */
+ * run in order, so they never share a counter at the same time; launches on two streams may
+ * overlap, so each stream has its own buffer (current streams are per thread). A buffer is
+ * sized for the largest grid a global reduce can have on its device (grid.x <= SMs x threads
+ * per SM), about 1 MiB on an H100, and lives until tensor_cuda_reduce_release_scratch
+ * (tensor_cuda_empty_cache calls it).
+ * A first use inside a stream capture works: the buffer is allocated with the thread's capture
+ * mode relaxed and zeroed on a private stream, so nothing is recorded into the graph. */
 #define SEMA_MAX_DEVICES 64
+typedef struct sema_entry {
+    int device;
+    cudaStream_t stream;
+    uint32_t *buf;
+    size_t bytes;
+} sema_entry;
 static pthread_mutex_t sema_lock = PTHREAD_MUTEX_INITIALIZER;
-static uint32_t *sema_buf[SEMA_MAX_DEVICES];
-static size_t sema_bytes[SEMA_MAX_DEVICES];
+static sema_entry *sema_table;
+static size_t sema_count, sema_cap;
 
-static tensor_status get_semaphores(int device, const tensor_cuda_props *props, size_t need, uint32_t **out,
-                                    const char *func) {
-    if (device < 0 || device >= SEMA_MAX_DEVICES)
-        return tensor_error(TENSOR_ERR_DEVICE, "%s: device %d is beyond the reduction engine's %d", func, device,
-                            SEMA_MAX_DEVICES);
+/* A zeroed device buffer of `bytes`, made without touching any user stream. */
+static tensor_status sema_alloc(size_t bytes, uint32_t **out, const char *func) {
+    *out = NULL;
+    if (tt_fault_device_alloc_injected())
+        return tensor_error(TENSOR_ERR_OUT_OF_MEMORY, "%s: CUDA out of memory allocating %zu bytes of semaphores "
+                            "(injected failure)", func, bytes);
+    void *p = NULL;
+    const enum cudaStreamCaptureMode mode = tensor_cuda_capture_relax();
+    tensor_status st = tensor_cuda_error(cudaMalloc(&p, bytes), "cudaMalloc");
+    cudaStream_t side = NULL;
+    if (st == TENSOR_OK)
+        st = tensor_cuda_error(cudaStreamCreateWithFlags(&side, cudaStreamNonBlocking), "cudaStreamCreateWithFlags");
+    if (st == TENSOR_OK) st = tensor_cuda_error(cudaMemsetAsync(p, 0, bytes, side), "cudaMemsetAsync");
+    if (st == TENSOR_OK) st = tensor_cuda_error(cudaStreamSynchronize(side), "cudaStreamSynchronize");
+    if (side != NULL) (void)cudaStreamDestroy(side);
+    if (st != TENSOR_OK && p != NULL) (void)cudaFree(p);
+    tensor_cuda_capture_restore(mode);
+    if (st != TENSOR_OK) {
+        char why[256];
+        snprintf(why, sizeof why, "%s", tensor_last_error());
+        return tensor_error(st, "%s: making the reduction engine's grid counters: %s", func, why);
+    }
+    *out = (uint32_t *)p;
+    return TENSOR_OK;
+}
+
+static tensor_status get_semaphores(int device, cudaStream_t stream, const tensor_cuda_props *props, size_t need,
+                                    uint32_t **out, const char *func) {
+    *out = NULL;
     tensor_status st = TENSOR_OK;
     pthread_mutex_lock(&sema_lock);
-    if (sema_bytes[device] < need) {
-        /* Sized for the largest grid a global reduce can have (grid.x <= SMs x threads per SM),
-         * so this happens once per device. The previous buffer, if any, may still be in use by
-         * queued work: wait for the device before freeing it. */
-        size_t bytes = (size_t)props->num_sms * (size_t)props->max_threads_per_sm * sizeof(uint32_t);
-        if (bytes < need) bytes = need;
-        if (sema_buf[device] != NULL) {
-            cudaDeviceSynchronize();
-            cudaFree(sema_buf[device]);
-            sema_buf[device] = NULL;
-            sema_bytes[device] = 0;
-        }
-        void *p = NULL;
-        if (tt_fault_device_alloc_injected())
-            st = tensor_error(TENSOR_ERR_OUT_OF_MEMORY, "%s: CUDA out of memory allocating %zu bytes of semaphores "
-                              "(injected failure)", func, bytes);
-        else
-            st = tensor_cuda_error(cudaMalloc(&p, bytes), func);
-        if (st == TENSOR_OK) st = tensor_cuda_error(cudaMemset(p, 0, bytes), func);
-        if (st == TENSOR_OK) st = tensor_cuda_error(cudaDeviceSynchronize(), func);
+    sema_entry *e = NULL;
+    for (size_t i = 0; i < sema_count; i++)
+        if (sema_table[i].device == device && sema_table[i].stream == stream) e = &sema_table[i];
+    if (e != NULL && e->bytes >= need) {
+        *out = e->buf;
+        pthread_mutex_unlock(&sema_lock);
+        return TENSOR_OK;
+    }
+    size_t bytes = (size_t)props->num_sms * (size_t)props->max_threads_per_sm * sizeof(uint32_t);
+    if (bytes < need) bytes = need;
+    if (e != NULL) {
+        /* Larger than any grid the planner makes, so not expected; the old buffer may still be
+         * in use by this stream's queued work. */
+        st = tensor_cuda_error(cudaStreamSynchronize(stream), func);
         if (st == TENSOR_OK) {
-            sema_buf[device] = (uint32_t *)p;
-            sema_bytes[device] = bytes;
-        } else if (p != NULL) {
-            cudaFree(p);
+            (void)tensor_cuda_free_uncaptured(e->buf);
+            e->buf = NULL;
+            e->bytes = 0;
+        }
+    } else if (sema_count == sema_cap) {
+        size_t cap = sema_cap ? 2 * sema_cap : 8;
+        sema_entry *t = tt_realloc(sema_table, cap * sizeof *t);
+        if (t == NULL) {
+            st = tensor_error(TENSOR_ERR_OUT_OF_MEMORY, "%s: out of host memory for the semaphore table", func);
+        } else {
+            sema_table = t;
+            sema_cap = cap;
         }
     }
-    *out = sema_buf[device];
+    uint32_t *buf = NULL;
+    if (st == TENSOR_OK) st = sema_alloc(bytes, &buf, func);
+    if (st == TENSOR_OK) {
+        if (e == NULL) {
+            e = &sema_table[sema_count++];
+            e->device = device;
+            e->stream = stream;
+        }
+        e->buf = buf;
+        e->bytes = bytes;
+        *out = buf;
+    }
     pthread_mutex_unlock(&sema_lock);
     return st;
 }
 
 void tensor_cuda_reduce_release_scratch(void) {
     pthread_mutex_lock(&sema_lock);
-    for (int d = 0; d < SEMA_MAX_DEVICES; d++) {
-        if (sema_buf[d] == NULL) continue;
+    for (size_t i = 0; i < sema_count; i++) {
         int saved;
-        if (tensor_cuda_device_enter(d, &saved, "tensor_cuda_reduce_release_scratch") == TENSOR_OK) {
-            cudaDeviceSynchronize();
-            cudaFree(sema_buf[d]);
+        if (tensor_cuda_device_enter(sema_table[i].device, &saved, "tensor_cuda_reduce_release_scratch") == TENSOR_OK) {
+            (void)cudaDeviceSynchronize();
+            (void)cudaFree(sema_table[i].buf);
             tensor_cuda_device_restore(saved);
         }
-        sema_buf[d] = NULL;
-        sema_bytes[d] = 0;
     }
+    free(sema_table);
+    sema_table = NULL;
+    sema_count = sema_cap = 0;
     pthread_mutex_unlock(&sema_lock);
 }
 
@@ -179,7 +227,8 @@ tensor_status tensor_cuda_reduce_plan_make(const tensor_iter_t *iter, tensor_cud
     plan->final_output = iter->final_output;
 
     if (plan->cfg.staging_bytes > 0) {
-        st = get_semaphores(device, &props, (size_t)plan->cfg.semaphore_bytes, &plan->semaphores, func);
+        st = get_semaphores(device, tensor_cuda_stream_of(device), &props, (size_t)plan->cfg.semaphore_bytes,
+                             &plan->semaphores, func);
         if (st != TENSOR_OK) return st;
         st = tensor_cuda_alloc(device, (size_t)plan->cfg.staging_bytes, &plan->staging, staging_handle, func);
         if (st != TENSOR_OK) return st;

@@ -10,8 +10,8 @@
  * checked across processes (a mismatch makes NCCL read the wrong bytes or wait forever); within
  * a process it is checked.
  *
- * Streams: the work of local rank i is queued on the current stream of its device
- * (tensor_cuda_set_stream), after our earlier work there and before our later work; the host
+ * Streams: the work of local rank i is queued on the calling thread's current stream of its
+ * device (tensor_cuda_set_stream), after our earlier work there and before our later work; the host
  * does not wait. Several local ranks are issued as one NCCL group.
  *
  * Dtypes: all-gather and broadcast move bytes, so every dtype works. All-reduce and

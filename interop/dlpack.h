@@ -21,8 +21,9 @@
  *
  * CUDA streams (the stream argument of Python's __dlpack__): an export of a CUDA tensor takes
  * the stream on which the consumer will use the memory, and orders it after the work queued so
- * far on our current stream of that device (tensor_cuda_set_stream): an event is recorded on ours
- * and the consumer's stream waits for it, so the host does not block. Values:
+ * far on the calling thread's current stream of that device (tensor_cuda_set_stream): an event
+ * is recorded on ours and the consumer's stream waits for it, so the host does not block.
+ * Values:
  *    TENSOR_DLPACK_STREAM_NONE (-1)   no synchronisation: the consumer orders it itself
  *    0                                the legacy default stream (our NULL stream)
  *    TENSOR_DLPACK_STREAM_LEGACY (1)  the legacy default stream (cudaStreamLegacy)

@@ -65,34 +65,56 @@ TENSOR_API tensor_status tensor_cuda_memory_reset_peak(int index);
 /* Returns every cached, unused block of every device to the driver (cudaFree), after waiting
  * for the device's queued work. Blocks in use are untouched, and so is the free space of a
  * cudaMalloc'd segment that still holds a block in use (a segment goes back whole or not at
- * all). A no-op without CUDA. */
+ * all). The reduction engine's per-stream counter buffers (about 1 MiB per stream a multi-block
+ * reduction ran on) go back too. A no-op without CUDA. */
 TENSOR_API tensor_status tensor_cuda_empty_cache(void);
 /* Waits for all work on the current device (cudaDeviceSynchronize). A no-op without CUDA. */
 TENSOR_API tensor_status tensor_cuda_synchronize(void);
 
 /* The "current stream" of CUDA device `device`: the cudaStream_t (passed as void *) on which
- * tinytensor queues its work and its allocations for that device. NULL, the default, is the
- * legacy default stream. The setting is process-wide, not per thread: the reduction engine's
- * grid counters are per device and rely on one stream ordering the library's work on a device.
- * Before switching a device to another stream, synchronize the old one.
+ * tinytensor queues the calling thread's work and allocations for that device. It is PER
+ * THREAD, as PyTorch's current stream is: each thread starts on NULL, the legacy default
+ * stream, and a setting in one thread does not change another's. Threads may run the library
+ * on different streams of one device at the same time (the reduction engine keeps its grid
+ * counters per stream).
  * Ordering with the caller's own work: tinytensor's work on the stream is ordered after what the
- * caller queued on it before the call and before what it queues after (stream order); to order
- * against another stream, record a cudaEvent on one and cudaStreamWaitEvent on the other.
- * Results read back to host memory (tensor_to_buffer, copies to the CPU) synchronize the stream.
+ * caller queued on it before the call and before what it queues after (stream order). To order
+ * against another stream, use tensor_cuda_wait_stream / tensor_cuda_stream_wait_ours below (or
+ * a cudaEvent of your own). Results read back to host memory (tensor_to_buffer, copies to the
+ * CPU) synchronize the stream.
+ * Memory: a block is allocated on the current stream and, once freed, reused only by work on
+ * that same stream, which orders the reuse after everything queued there before the free. A
+ * tensor used on another stream than the one it was made on must have that use ordered before
+ * its release (for example tensor_cuda_stream_wait_ours on the other thread's stream, or a
+ * synchronize), as with PyTorch's record_stream.
+ * Graph capture: the library's calls on a stream being captured (cudaStreamBeginCapture, any
+ * mode) record their kernels and copies and never synchronize; scratch it needs the first time
+ * (the caching allocator's segments, the reduction engine's counters) is made outside the
+ * capture. Keep the tensors a graph reads and writes alive while the graph may be replayed, and
+ * replay it on the stream it was captured from (or ordered with that stream).
  * Ownership: the library BORROWS the stream and never destroys it. The caller keeps it alive
  * while tensors allocated on it live and while work queued on it may run, and synchronizes it
- * before destroying it (memory freed on a stream is reused only on the same stream, which
- * orders the reuse after the work queued before the free).
- * TENSOR_ERR_DEVICE for a bad index or a build without CUDA. */
+ * before destroying it.
+ * TENSOR_ERR_DEVICE for a bad index (or an index of 64 or more) or a build without CUDA. */
 TENSOR_API tensor_status tensor_cuda_set_stream(int device, void *stream);
-/* The current stream of `device` (NULL: the legacy default stream, a bad index or no CUDA). */
+/* The calling thread's current stream of `device` (NULL: the legacy default stream, a bad
+ * index or no CUDA). */
 TENSOR_API void *tensor_cuda_get_stream(int device);
-/* Sets the current stream of `device` to `stream` and writes the one it replaces to *previous,
- * so that a scope can restore it:
+/* Sets the calling thread's current stream of `device` to `stream` and writes the one it
+ * replaces to *previous, so that a scope can restore it:
  *     void *prev; tensor_cuda_exchange_stream(0, mine, &prev); ...; tensor_cuda_set_stream(0, prev);
  * Errors as tensor_cuda_set_stream, and a NULL previous (TENSOR_ERR_INVALID_ARGUMENT); on error
  * nothing changes. */
 TENSOR_API tensor_status tensor_cuda_exchange_stream(int device, void *stream, void **previous);
+/* Orders the library's later work on the calling thread's current stream of `device` after
+ * everything queued on `stream` so far (an event recorded on `stream` and waited for on ours;
+ * the host does not wait). `stream` is borrowed; NULL is the legacy default stream. A no-op when
+ * it is our current stream. Errors as tensor_cuda_set_stream, or TENSOR_ERR_CUDA. */
+TENSOR_API tensor_status tensor_cuda_wait_stream(int device, void *stream);
+/* The other direction: work queued on `stream` after this call waits for everything the library
+ * has queued so far on the calling thread's current stream of `device` (its results, its
+ * frees). Errors as tensor_cuda_wait_stream. */
+TENSOR_API tensor_status tensor_cuda_stream_wait_ours(int device, void *stream);
 
 #ifdef __cplusplus
 }

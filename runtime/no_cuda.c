@@ -43,6 +43,18 @@ tensor_status tensor_cuda_exchange_stream(int device, void *stream, void **previ
                         "tensor_cuda_exchange_stream: device cuda:%d: tinytensor was built without CUDA", device);
 }
 
+tensor_status tensor_cuda_wait_stream(int device, void *stream) {
+    (void)stream;
+    return tensor_error(TENSOR_ERR_DEVICE, "tensor_cuda_wait_stream: device cuda:%d: tinytensor was built without CUDA",
+                        device);
+}
+
+tensor_status tensor_cuda_stream_wait_ours(int device, void *stream) {
+    (void)stream;
+    return tensor_error(TENSOR_ERR_DEVICE,
+                        "tensor_cuda_stream_wait_ours: device cuda:%d: tinytensor was built without CUDA", device);
+}
+
 void *tensor_cuda_get_stream(int device) {
     (void)device;
     return NULL;

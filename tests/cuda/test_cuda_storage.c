@@ -404,8 +404,12 @@ static void test_bad_device(void **state) {
 }
 
 #if TENSOR_HAVE_CUDA
+/* In a new thread: what it sees as current, and whether setting its own leaves ours alone. */
 static void *read_stream(void *p) {
-    *(void **)p = tensor_cuda_get_stream(0);
+    void **seen = p;
+    seen[0] = tensor_cuda_get_stream(0);
+    seen[1] = (void *)(uintptr_t)(tensor_cuda_set_stream(0, (void *)0x10) == TENSOR_OK);
+    seen[2] = tensor_cuda_get_stream(0);
     return NULL;
 }
 
@@ -448,12 +452,16 @@ static void test_streams(void **state) {
     assert_int_equal(stats0().num_device_mallocs, m0.num_device_mallocs + 2);
     tensor_release(d);
 
-    /* The current stream is process-wide: another thread sees it. */
-    void *seen = NULL;
+    /* The current stream is per thread: a new thread starts on the default stream, and what it
+     * sets stays its own. */
+    void *seen[3] = {(void *)1, NULL, NULL};
     pthread_t th;
-    assert_int_equal(pthread_create(&th, NULL, read_stream, &seen), 0);
+    assert_int_equal(pthread_create(&th, NULL, read_stream, seen), 0);
     pthread_join(th, NULL);
-    assert_ptr_equal(seen, s);
+    assert_null(seen[0]);
+    assert_ptr_equal(seen[1], (void *)1);
+    assert_ptr_equal(seen[2], (void *)0x10);
+    assert_ptr_equal(tensor_cuda_get_stream(0), s);
     /* exchange: set and hand back the one replaced */
     void *prev = (void *)1;
     assert_int_equal(tensor_cuda_exchange_stream(0, NULL, &prev), TENSOR_OK);

@@ -36,6 +36,10 @@ static void test_without_gpu(void **state) {
     assert_int_equal(tensor_cuda_exchange_stream(0, NULL, &prev), TENSOR_ERR_DEVICE);
     assert_null(prev);
     assert_int_equal(tensor_cuda_exchange_stream(0, NULL, NULL), TENSOR_ERR_INVALID_ARGUMENT);
+    assert_int_equal(tensor_cuda_wait_stream(0, NULL), TENSOR_ERR_DEVICE);
+    assert_error(TENSOR_ERR_DEVICE, "tensor_cuda_wait_stream: device cuda:0");
+    assert_int_equal(tensor_cuda_stream_wait_ours(0, NULL), TENSOR_ERR_DEVICE);
+    assert_error(TENSOR_ERR_DEVICE, "tensor_cuda_stream_wait_ours: device cuda:0");
     /* Portable programs may call these unconditionally. */
     tensor_clear_error();
     assert_int_equal(tensor_cuda_empty_cache(), TENSOR_OK);
