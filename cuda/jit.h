@@ -64,16 +64,24 @@ void tt_jit_binary_clear(tt_jit_binary *bin);
 /* NVRTC, loaded on first use (TENSOR_NVRTC_LIBRARY names the library to load instead of the
  * usual sonames). TENSOR_ERR_NOT_IMPLEMENTED when it cannot be loaded. */
 tensor_status tt_jit_nvrtc_available(const char *func);
-/* "nvrtc 13.0", or "" when not loaded. */
+/* "nvrtc 13.0", or "" when it cannot be loaded (loads it). */
 const char *tt_jit_nvrtc_version(void);
+/* The NVRTC version to key the disk cache with, loading NVRTC only when it must (a dlopen of
+ * NVRTC costs about 5 ms, more than the rest of a first call from the disk cache): the loaded
+ * library's version; else the version the cache directory's record (tt_jit_cache_recall_nvrtc)
+ * gives; else NVRTC is loaded. 1 and buf filled, or 0 when NVRTC cannot be loaded. */
+int tt_jit_nvrtc_version_for_key(char *buf, size_t size);
+/* 1 when NVRTC is loaded (nothing is loaded by asking). */
+int tt_jit_nvrtc_loaded(void);
 
 /* Compiles prog for sm_<arch> (e.g. 90). A compile error gives TENSOR_ERR_INVALID_ARGUMENT with
  * the start of NVRTC's log in the message. */
 tensor_status tt_jit_compile(const tt_jit_program *prog, int arch, tt_jit_binary *bin, const char *func);
 
-/* The cache key of prog for arch: every input of the compile (engine headers, program text,
- * options, architecture, NVRTC version) in one string (malloc'ed), and its 64-bit hash. */
-char *tt_jit_key(const tt_jit_program *prog, int arch, uint64_t *hash);
+/* The cache key of prog for arch compiled by NVRTC `nvrtc_version` ("nvrtc 13.0"): every input
+ * of the compile (engine headers, program text, options, architecture, NVRTC version) in one
+ * string (malloc'ed), and its 64-bit hash. */
+char *tt_jit_key(const tt_jit_program *prog, int arch, const char *nvrtc_version, uint64_t *hash);
 
 /* ---- the disk cache: one file per key under the cache directory ---- */
 /* The directory in use ("" when the cache is off): tensor_jit_set_cache_dir's, else
@@ -88,6 +96,16 @@ int tt_jit_cache_load(const char *key, uint64_t hash, tt_jit_binary *bin);
 void tt_jit_cache_store(const char *key, uint64_t hash, const tt_jit_binary *bin);
 /* The file a key's binary lives in (for tests). */
 void tt_jit_cache_path(uint64_t hash, char *buf, size_t size);
+/* Which NVRTC was loaded, for the next process: the cache directory's "nvrtc.id" records the
+ * version, TENSOR_NVRTC_LIBRARY, and the library file's path and identity (device, inode, size,
+ * modification time). Failures are ignored. */
+void tt_jit_cache_note_nvrtc(const char *lib_path, const char *version);
+/* 1 and version filled when the record is well formed, TENSOR_NVRTC_LIBRARY is as recorded and
+ * the file at the recorded path has the recorded identity; else 0 (the record is ignored). A
+ * process that loads NVRTC would most likely load that same file; if the loader would now pick
+ * another (a changed library path), the cubins found are those of the recorded NVRTC, which
+ * the driver loads all the same. */
+int tt_jit_cache_recall_nvrtc(char *version, size_t size);
 
 /* ---- CUDA builds (cuda/jit_launch.c) ---- */
 struct tensor_iter;

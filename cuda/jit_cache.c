@@ -187,3 +187,73 @@ void tt_jit_cache_store(const char *key, uint64_t hash, const tt_jit_binary *bin
     else remove(tmp);
     free(data);
 }
+
+/* ---- which NVRTC the last process loaded ----
+ * "<dir>/nvrtc.id":
+ *   TTNVRTC1 | version | TENSOR_NVRTC_LIBRARY or "-" | dev ino size mtime_s mtime_ns | path
+ * one per line. Read back only when TENSOR_NVRTC_LIBRARY is what it was and the library file
+ * at path has the same identity; then its version keys the cache without loading NVRTC
+ * (loading it costs milliseconds). */
+#define NVRTC_RECORD "nvrtc.id"
+#define NVRTC_MAGIC "TTNVRTC1"
+
+static int nvrtc_record_path(char *buf, size_t size) {
+    char dir[4096];
+    tt_jit_cache_dir(dir, sizeof dir);
+    if (dir[0] == '\0') return -1;
+    return snprintf(buf, size, "%s/%s", dir, NVRTC_RECORD) < (int)size ? 0 : -1;
+}
+
+static void file_identity(const struct stat *s, char *buf, size_t size) {
+    snprintf(buf, size, "%llu %llu %lld %lld %ld", (unsigned long long)s->st_dev, (unsigned long long)s->st_ino,
+             (long long)s->st_size, (long long)s->st_mtim.tv_sec, (long)s->st_mtim.tv_nsec);
+}
+
+static const char *nvrtc_env(void) {
+    const char *env = getenv("TENSOR_NVRTC_LIBRARY");
+    return env != NULL && env[0] != '\0' ? env : "-";
+}
+
+void tt_jit_cache_note_nvrtc(const char *lib_path, const char *version) {
+    char path[4200], tmp[4300], ident[128];
+    struct stat s;
+    if (lib_path == NULL || strchr(lib_path, '\n') != NULL || strchr(nvrtc_env(), '\n') != NULL ||
+        stat(lib_path, &s) != 0 || nvrtc_record_path(path, sizeof path) != 0)
+        return;
+    char dir[4096];
+    tt_jit_cache_dir(dir, sizeof dir);
+    if (make_dirs(dir) != 0) return;
+    file_identity(&s, ident, sizeof ident);
+    snprintf(tmp, sizeof tmp, "%s.%ld.tmp", path, (long)getpid());
+    FILE *f = fopen(tmp, "w");
+    int ok = f != NULL && fprintf(f, "%s\n%s\n%s\n%s\n%s\n", NVRTC_MAGIC, version, nvrtc_env(), ident, lib_path) > 0;
+    if (f != NULL && fclose(f) != 0) ok = 0;
+    if (!ok || rename(tmp, path) != 0) remove(tmp);
+}
+
+/* One line of f without its newline into buf; -1 when there is none or it does not fit. */
+static int read_line(FILE *f, char *buf, size_t size) {
+    if (fgets(buf, (int)size, f) == NULL) return -1;
+    size_t n = strlen(buf);
+    if (n == 0 || buf[n - 1] != '\n') return -1;
+    buf[n - 1] = '\0';
+    return 0;
+}
+
+int tt_jit_cache_recall_nvrtc(char *version, size_t size) {
+    char path[4200], magic[16], ver[64], env[4096], ident[128], lib[4096], now[128];
+    if (nvrtc_record_path(path, sizeof path) != 0) return 0;
+    FILE *f = fopen(path, "r");
+    if (f == NULL) return 0;
+    int ok = read_line(f, magic, sizeof magic) == 0 && strcmp(magic, NVRTC_MAGIC) == 0 &&
+             read_line(f, ver, sizeof ver) == 0 && strncmp(ver, "nvrtc ", 6) == 0 &&
+             read_line(f, env, sizeof env) == 0 && strcmp(env, nvrtc_env()) == 0 &&
+             read_line(f, ident, sizeof ident) == 0 && read_line(f, lib, sizeof lib) == 0 && lib[0] == '/';
+    fclose(f);
+    struct stat s;
+    if (!ok || stat(lib, &s) != 0) return 0;
+    file_identity(&s, now, sizeof now);
+    if (strcmp(now, ident) != 0 || strlen(ver) + 1 > size) return 0;
+    memcpy(version, ver, strlen(ver) + 1);
+    return 1;
+}

@@ -168,26 +168,42 @@ static tensor_status kernel_set(const jit_call *jc, int variant, const jit_entry
     const int arch = major * 10 + minor;
     tt_jit_program prog = {0};
     if (st == TENSOR_OK) st = tt_jit_program_make(src, nin, call->value, in, out, call->acc_size, variant, &prog, func);
-    /* The key needs NVRTC's version: without NVRTC there is nothing to look up either. */
-    if (st == TENSOR_OK) st = tt_jit_nvrtc_available(func);
+    /* The key needs NVRTC's version. A disk hit needs no NVRTC, so the version comes from the
+     * cache directory's record of the last NVRTC loaded when that file is unchanged; NVRTC is
+     * loaded only to compile (or when there is no such record). */
+    char version[64] = "";
+    if (st == TENSOR_OK && !tt_jit_nvrtc_version_for_key(version, sizeof version))
+        st = tt_jit_nvrtc_available(func); /* cannot be loaded: this sets the error */
     uint64_t hash = 0;
-    char *key = st == TENSOR_OK ? tt_jit_key(&prog, arch, &hash) : NULL;
+    char *key = st == TENSOR_OK ? tt_jit_key(&prog, arch, version, &hash) : NULL;
     if (st == TENSOR_OK && key == NULL) st = tensor_error(TENSOR_ERR_OUT_OF_MEMORY, "%s: out of host memory", func);
+    tt_jit_binary bin;
+    origin_t from = FROM_DISK;
+    if (st == TENSOR_OK && !tt_jit_cache_load(key, hash, &bin)) {
+        from = FROM_COMPILE;
+        st = tt_jit_nvrtc_available(func);
+        if (st == TENSOR_OK && strcmp(version, tt_jit_nvrtc_version()) != 0) {
+            /* the record named another NVRTC than the one loaded: key by the real one */
+            free(key);
+            snprintf(version, sizeof version, "%s", tt_jit_nvrtc_version());
+            key = tt_jit_key(&prog, arch, version, &hash);
+            if (key == NULL) st = tensor_error(TENSOR_ERR_OUT_OF_MEMORY, "%s: out of host memory", func);
+            else if (tt_jit_cache_load(key, hash, &bin)) from = FROM_DISK;
+        }
+        if (st == TENSOR_OK && from == FROM_COMPILE) {
+            st = tt_jit_compile(&prog, arch, &bin, func);
+            if (st == TENSOR_OK) {
+                compiles++;
+                tt_jit_cache_store(key, hash, &bin);
+            }
+        }
+    }
     if (st != TENSOR_OK) {
         pthread_mutex_unlock(&entries_lock);
         tt_jit_program_clear(&prog);
+        free(key);
         free(id.strings);
         return st;
-    }
-    tt_jit_binary bin;
-    origin_t from = FROM_DISK;
-    if (!tt_jit_cache_load(key, hash, &bin)) {
-        from = FROM_COMPILE;
-        st = tt_jit_compile(&prog, arch, &bin, func);
-        if (st == TENSOR_OK) {
-            compiles++;
-            tt_jit_cache_store(key, hash, &bin);
-        }
     }
     tt_jit_program_clear(&prog);
     jit_entry *e = NULL;

@@ -4,6 +4,7 @@
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,6 +34,7 @@ static struct {
     nvrtc_result (*lowered)(nvrtc_prog, const char *, const char **);
 } nv;
 static pthread_once_t nv_once = PTHREAD_ONCE_INIT;
+static atomic_int nv_loaded; /* set once nv_load succeeded */
 
 static void nv_load(void) {
     const char *env = getenv("TENSOR_NVRTC_LIBRARY");
@@ -69,6 +71,20 @@ static void nv_load(void) {
 #undef SYM
     if (nv.version_fn(&nv.major, &nv.minor) != 0) nv.major = nv.minor = 0;
     snprintf(nv.version, sizeof nv.version, "nvrtc %d.%d", nv.major, nv.minor);
+    Dl_info info;
+    if (dladdr(*(void **)&nv.version_fn, &info) != 0 && info.dli_fname != NULL && info.dli_fname[0] == '/')
+        tt_jit_cache_note_nvrtc(info.dli_fname, nv.version);
+    atomic_store_explicit(&nv_loaded, 1, memory_order_release);
+}
+
+int tt_jit_nvrtc_loaded(void) { return atomic_load_explicit(&nv_loaded, memory_order_acquire); }
+
+int tt_jit_nvrtc_version_for_key(char *buf, size_t size) {
+    if (!tt_jit_nvrtc_loaded() && tt_jit_cache_recall_nvrtc(buf, size)) return 1;
+    const char *v = tt_jit_nvrtc_version();
+    if (v[0] == '\0') return 0;
+    snprintf(buf, size, "%s", v);
+    return 1;
 }
 
 tensor_status tt_jit_nvrtc_available(const char *func) {
@@ -102,7 +118,7 @@ static void engine_hash_init(void) {
     engine = e;
 }
 
-char *tt_jit_key(const tt_jit_program *prog, int arch, uint64_t *hash) {
+char *tt_jit_key(const tt_jit_program *prog, int arch, const char *nvrtc_version, uint64_t *hash) {
     /* The engine's headers enter through their hash (computed once); the rest verbatim. */
     pthread_once(&engine_once, engine_hash_init);
     size_t n = strlen(prog->text) + 256;
@@ -111,7 +127,7 @@ char *tt_jit_key(const tt_jit_program *prog, int arch, uint64_t *hash) {
     for (int k = 0; k < N_BASE_OPTS; k++) n += strlen(base_opts[k]) + 1;
     char *key = tt_malloc(n);
     if (key == NULL) return NULL;
-    int len = snprintf(key, n, "engine %016llx; %s; sm_%d;", (unsigned long long)engine, tt_jit_nvrtc_version(), arch);
+    int len = snprintf(key, n, "engine %016llx; %s; sm_%d;", (unsigned long long)engine, nvrtc_version, arch);
     for (int k = 0; k < N_BASE_OPTS; k++) len += snprintf(key + len, n - (size_t)len, " %s", base_opts[k]);
     len += snprintf(key + len, n - (size_t)len, "\n%s", kernel);
     snprintf(key + len, n - (size_t)len, "\n%s", prog->text);

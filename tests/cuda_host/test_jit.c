@@ -1,7 +1,7 @@
 /* User reductions compiled at run time, the parts that need no GPU: the program text, NVRTC
  * (the compile runs where NVRTC is installed; elsewhere its absence must be a clean error) and
  * the disk cache (valid files load; corrupt, truncated and foreign ones are ignored). */
-#define _POSIX_C_SOURCE 200809L
+#define _GNU_SOURCE
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,15 +39,20 @@ static void test_program_text(void **state) {
     assert_string_equal(p.names[0], "tt_reduce::reduce_kernel<tt_reduce::Op<tt_jit::Family, tt_cvt::Half, float>, 1>");
     assert_null(p.names[3]); /* one kernel per program */
     uint64_t h1, h2, h3;
-    char *k1 = tt_jit_key(&p, 90, &h1), *k2 = tt_jit_key(&p, 80, &h2);
+    char *k1 = tt_jit_key(&p, 90, "nvrtc 13.0", &h1), *k2 = tt_jit_key(&p, 80, "nvrtc 13.0", &h2);
     assert_non_null(k1);
     assert_non_null(k2);
     assert_true(h1 != h2); /* the architecture is part of the key */
+    uint64_t h4;
+    char *k4 = tt_jit_key(&p, 90, "nvrtc 12.9", &h4);
+    assert_non_null(k4);
+    assert_true(h4 != h1); /* and NVRTC's version */
+    free(k4);
     tt_jit_program_clear(&p);
     assert_int_equal(tt_jit_program_make(&softmax, 1, TENSOR_REDUCTION_F32, TENSOR_FLOAT16, TENSOR_FLOAT32, 8, 3, &p, "t"),
                      TENSOR_OK);
     assert_string_equal(p.names[3], "tt_reduce::short_rows_kernel<tt_reduce::Op<tt_jit::Family, tt_cvt::Half, float>>");
-    char *k3 = tt_jit_key(&p, 90, &h3);
+    char *k3 = tt_jit_key(&p, 90, "nvrtc 13.0", &h3);
     assert_non_null(k3);
     assert_true(h3 != h1); /* so is the variant */
     free(k1);
@@ -192,11 +197,74 @@ static void test_disk_cache(void **state) {
     tt_jit_binary_clear(&b);
 }
 
+/* The record of which NVRTC was loaded: read back only while the library file is the same and
+ * TENSOR_NVRTC_LIBRARY is as it was; anything malformed is ignored. */
+static void write_text(const char *path, const char *text) {
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+static void test_nvrtc_record(void **state) {
+    (void)state;
+    char dir[] = "/tmp/tt_jit_rec_XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char lib[300], rec[300], v[64];
+    snprintf(lib, sizeof lib, "%s/libfake_nvrtc.so", dir);
+    snprintf(rec, sizeof rec, "%s/nvrtc.id", dir);
+    write_text(lib, "not really a library");
+    const char *env = getenv("TENSOR_NVRTC_LIBRARY");
+    char *saved_env = env != NULL ? strdup(env) : NULL;
+    unsetenv("TENSOR_NVRTC_LIBRARY");
+    assert_int_equal(tensor_jit_set_cache_dir(dir), TENSOR_OK);
+    assert_int_equal(tt_jit_cache_recall_nvrtc(v, sizeof v), 0); /* no record yet */
+    tt_jit_cache_note_nvrtc(lib, "nvrtc 12.4");
+    assert_int_equal(tt_jit_cache_recall_nvrtc(v, sizeof v), 1);
+    assert_string_equal(v, "nvrtc 12.4");
+    assert_int_equal(tt_jit_cache_recall_nvrtc(v, 5), 0); /* does not fit: not used */
+    /* another TENSOR_NVRTC_LIBRARY than recorded: ignored */
+    setenv("TENSOR_NVRTC_LIBRARY", lib, 1);
+    assert_int_equal(tt_jit_cache_recall_nvrtc(v, sizeof v), 0);
+    unsetenv("TENSOR_NVRTC_LIBRARY");
+    assert_int_equal(tt_jit_cache_recall_nvrtc(v, sizeof v), 1);
+    /* the library file changed (size, so the identity): ignored */
+    write_text(lib, "another library, longer than the first");
+    assert_int_equal(tt_jit_cache_recall_nvrtc(v, sizeof v), 0);
+    tt_jit_cache_note_nvrtc(lib, "nvrtc 12.5");
+    assert_int_equal(tt_jit_cache_recall_nvrtc(v, sizeof v), 1);
+    assert_string_equal(v, "nvrtc 12.5");
+    /* gone: ignored */
+    remove(lib);
+    assert_int_equal(tt_jit_cache_recall_nvrtc(v, sizeof v), 0);
+    tt_jit_cache_note_nvrtc(lib, "nvrtc 12.5"); /* a missing file is not recorded */
+    assert_int_equal(tt_jit_cache_recall_nvrtc(v, sizeof v), 0);
+    /* malformed records: ignored */
+    write_text(lib, "x");
+    const char *bad[] = {"", "TTNVRTC1\n", "TTNVRTC0\nnvrtc 1.0\n-\n1 2 3 4 5\n/x\n",
+                         "TTNVRTC1\nversion 9\n-\n1 2 3 4 5\n/x\n", "TTNVRTC1\nnvrtc 1.0\n-\n1 2 3 4 5\nrelative\n"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        write_text(rec, bad[i]);
+        assert_int_equal(tt_jit_cache_recall_nvrtc(v, sizeof v), 0);
+    }
+    /* the cache off: nothing recorded or read */
+    assert_int_equal(tensor_jit_set_cache_dir(""), TENSOR_OK);
+    tt_jit_cache_note_nvrtc(lib, "nvrtc 12.5");
+    assert_int_equal(tt_jit_cache_recall_nvrtc(v, sizeof v), 0);
+    assert_int_equal(tensor_jit_set_cache_dir(NULL), TENSOR_OK);
+    if (saved_env != NULL) setenv("TENSOR_NVRTC_LIBRARY", saved_env, 1);
+    free(saved_env);
+    remove(rec);
+    remove(lib);
+    rmdir(dir);
+}
+
 static const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_program_text),
     cmocka_unit_test(test_compile),
     cmocka_unit_test(test_missing_nvrtc),
     cmocka_unit_test(test_disk_cache),
+    cmocka_unit_test(test_nvrtc_record),
 };
 
 TENSOR_TEST_GROUP(jit, tests, NULL, NULL)
