@@ -26,11 +26,15 @@
 extern "C" {
 #endif
 
+#ifndef TT_SCAN_BLOCK /* overridable for tuning probes */
 #define TT_SCAN_BLOCK 256
+#endif
 /* Elements per thread of the contiguous kernel: 32 for accumulators of 4 bytes, else 16 (the
  * registers that hold them). Large tiles matter for long lines: the look-back's latency is paid
  * per tile. */
+#ifndef TT_SCAN_ITEMS /* overridable for tuning probes (bench/cuda/probes/scan_probe.cu) */
 #define TT_SCAN_ITEMS(acc_size) ((acc_size) <= 4 ? 32 : 16)
+#endif
 #define TT_SCAN_TILE(acc_size) (TT_SCAN_BLOCK * TT_SCAN_ITEMS(acc_size))
 #define TT_SCAN_MAX_CH 16 /* elements per thread of the strided kernel */
 /* Lines at least this long take the contiguous kernel when they are dense: shorter ones would

@@ -276,15 +276,21 @@ __device__ __forceinline__ bool aligned(const void *p, int bytes) {
 // warp by shuffles, and carried into the next step.
 // Four blocks per SM for 4-byte accumulators (64 registers): while some blocks wait on their
 // look-back, the others keep loads in flight.
+#ifndef TT_SCAN_MIN_BLOCKS /* overridable for tuning probes (bench/cuda/probes/scan_probe.cu) */
+#define TT_SCAN_MIN_BLOCKS(acc_size) ((acc_size) <= 4 ? 4 : 1)
+#endif
 template <class Op, typename InS, typename OutS>
-__global__ void __launch_bounds__(TT_SCAN_BLOCK, sizeof(typename Op::acc_t) <= 4 ? 4 : 1) scan_contig_kernel(ScanArgs a, Op op, LookBack<typename Op::acc_t> st) {
+__global__ void __launch_bounds__(TT_SCAN_BLOCK, TT_SCAN_MIN_BLOCKS(sizeof(typename Op::acc_t))) scan_contig_kernel(ScanArgs a, Op op, LookBack<typename Op::acc_t> st) {
     using A = typename Op::acc_t;
     constexpr int ITEMS = TT_SCAN_ITEMS(sizeof(A)), TILE = TT_SCAN_TILE(sizeof(A));
     constexpr int VEC = vec_width<InS, OutS>();
     constexpr int STEPS = ITEMS / VEC;
     // The look-back window: 128 tiles where a record is one load (packed), else 32 (a record
     // costs an acquire and a dependent load, and four per lane serialise them).
-    constexpr int P = LookBack<A>::kPacked ? 4 : 1;
+#ifndef TT_SCAN_P_PACKED /* overridable for tuning probes */
+#define TT_SCAN_P_PACKED 4
+#endif
+    constexpr int P = LookBack<A>::kPacked ? TT_SCAN_P_PACKED : 1;
     __shared__ A s_warp[kWarps];
     __shared__ A s_buf[hold_of<P>() + 1];
     __shared__ A s_tile_pre;
