@@ -138,7 +138,9 @@ int tt_jit_cache_load(const char *key, uint64_t hash, tt_jit_binary *bin) {
             }
         }
         uint64_t size = 0;
-        ok = ok && take(&r, &size, 8) == 0 && size > 0 && size + 8 == r.left && (bin->cubin = tt_malloc((size_t)size)) != NULL;
+        /* exactly the cubin and the checksum left (no size + 8: a size near 2^64 wraps) */
+        ok = ok && take(&r, &size, 8) == 0 && size > 0 && size <= r.left && r.left - size == 8 &&
+             (bin->cubin = tt_malloc((size_t)size)) != NULL;
         if (ok) {
             take(&r, bin->cubin, (size_t)size);
             bin->size = (size_t)size;

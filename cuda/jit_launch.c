@@ -123,6 +123,7 @@ typedef struct jit_call {
     int nin;
     tensor_dtype in, out;
     int device;
+    const char *func; /* the public function, for errors */
 } jit_call;
 
 /* Kernel `variant` for (call, dtypes) on `device`, and where it came from. One lock around the
@@ -243,8 +244,9 @@ static tensor_status kernel_set(const jit_call *jc, int variant, const jit_entry
 
 /* ---- launching ---- */
 
-static tensor_status launch_piece(const tensor_iter_t *iter, const jit_call *jc, char *acc_buf, int64_t count,
-                                  const char *func) {
+static tensor_status launch_piece(const tensor_iter_t *iter, char *acc_buf, int64_t count, void *ctx) {
+    const jit_call *jc = ctx;
+    const char *func = jc->func;
     const int in_arg = iter->num_outputs;
     tensor_cuda_reduce_kind kind = {(int)tensor_dtype_size(iter->operands[in_arg].dtype), (int)jc->call->acc_size};
     tensor_cuda_reduce_plan plan;
@@ -275,34 +277,6 @@ static tensor_status launch_piece(const tensor_iter_t *iter, const jit_call *jc,
     return st;
 }
 
-/* As the built-ins' run (cuda/reduce_run.cuh), with partials always in an accumulation buffer
- * when the iterator is split (a user's accumulator is never the output's type). */
-static tensor_status run(tensor_iter_t *iter, const jit_call *jc, const char *func) {
-    const size_t acc_size = jc->call->acc_size;
-    const int64_t count = tensor_iter_numel(iter) / tensor_iter_num_output_elements(iter);
-    if (tensor_iter_fits_index_limit(iter, tensor_cuda_reduce_index_limit))
-        return launch_piece(iter, jc, NULL, count, func);
-    const int64_t out_size = (int64_t)tensor_dtype_size(iter->operands[0].dtype);
-    int64_t extent = 0;
-    for (int d = 0; d < iter->ndim; d++) extent += (iter->shape[d] - 1) * iter->operands[0].strides[d];
-    void *acc_handle = NULL, *ptr = NULL;
-    tensor_status st =
-        tensor_cuda_alloc(iter->device.index, (size_t)(extent / out_size + 1) * acc_size, &ptr, &acc_handle, func);
-    tensor_iter_splitter *sp = st == TENSOR_OK ? tensor_iter_splitter_new(iter, tensor_cuda_reduce_index_limit) : NULL;
-    if (st == TENSOR_OK && sp == NULL) st = tensor_last_status();
-    const char *out0 = iter->operands[0].data;
-    while (st == TENSOR_OK) {
-        const tensor_iter_t *piece = NULL;
-        st = tensor_iter_splitter_next(sp, &piece);
-        if (st != TENSOR_OK || piece == NULL) break;
-        char *acc = (char *)ptr + (size_t)((piece->operands[0].data - out0) / (ptrdiff_t)out_size) * acc_size;
-        st = launch_piece(piece, jc, acc, count, func);
-    }
-    tensor_iter_splitter_free(sp);
-    tensor_cuda_free(acc_handle);
-    return st;
-}
-
 tensor_status tt_cuda_jit_reduce(tensor_iter_t *iter, const tensor_user_reduce_call *call, int explain, char *buf,
                                  size_t size, int64_t *len, const char *func) {
     const int nout = iter->num_outputs, nin = tensor_iter_ninputs(iter);
@@ -324,8 +298,10 @@ tensor_status tt_cuda_jit_reduce(tensor_iter_t *iter, const tensor_user_reduce_c
         tensor_cuda_device_restore(saved);
         return st;
     }
-    const jit_call jc = {call, nin, in, out, iter->device.index};
-    if (!explain) st = run(iter, &jc, func);
+    const jit_call jc = {call, nin, in, out, iter->device.index, func};
+    /* partials always in an accumulation buffer when split: a user's accumulator is never the
+     * output's type */
+    if (!explain) st = tensor_cuda_reduce_split_run(iter, call->acc_size, launch_piece, (void *)&jc, func);
     if (explain) {
         /* The kernel the plan of the whole iterator picks: compiled (or found) now, so that
          * explain says where it came from. */

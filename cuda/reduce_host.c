@@ -235,3 +235,33 @@ tensor_status tensor_cuda_reduce_plan_make(const tensor_iter_t *iter, tensor_cud
     }
     return TENSOR_OK;
 }
+
+tensor_status tensor_cuda_reduce_split_run(tensor_iter_t *iter, size_t acc_size, tensor_cuda_reduce_launch_fn launch,
+                                           void *ctx, const char *func) {
+    const int64_t count = tensor_iter_numel(iter) / tensor_iter_num_output_elements(iter);
+    if (tensor_iter_fits_index_limit(iter, tensor_cuda_reduce_index_limit)) return launch(iter, NULL, count, ctx);
+    const int64_t out_size = (int64_t)tensor_dtype_size(iter->operands[0].dtype);
+    const char *out0 = iter->operands[0].data;
+    void *acc_handle = NULL, *acc_base = NULL;
+    tensor_status st = TENSOR_OK;
+    if (acc_size > 0) {
+        int64_t extent = 0;
+        for (int d = 0; d < iter->ndim; d++) extent += (iter->shape[d] - 1) * iter->operands[0].strides[d];
+        st = tensor_cuda_alloc(iter->device.index, (size_t)(extent / out_size + 1) * acc_size, &acc_base, &acc_handle,
+                               func);
+    }
+    tensor_iter_splitter *sp = st == TENSOR_OK ? tensor_iter_splitter_new(iter, tensor_cuda_reduce_index_limit) : NULL;
+    if (st == TENSOR_OK && sp == NULL) st = tensor_last_status();
+    while (st == TENSOR_OK) {
+        const tensor_iter_t *piece = NULL;
+        st = tensor_iter_splitter_next(sp, &piece);
+        if (st != TENSOR_OK || piece == NULL) break;
+        char *acc = NULL;
+        if (acc_size > 0)
+            acc = (char *)acc_base + (size_t)((piece->operands[0].data - out0) / (ptrdiff_t)out_size) * acc_size;
+        st = launch(piece, acc, count, ctx);
+    }
+    tensor_iter_splitter_free(sp);
+    tensor_cuda_free(acc_handle); /* stream-ordered: reused only by work queued after the pieces */
+    return st;
+}

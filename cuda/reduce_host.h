@@ -94,6 +94,21 @@ tensor_status tensor_cuda_reduce_plan_make(const tensor_iter_t *iter, tensor_cud
 extern int64_t tensor_cuda_reduce_index_limit;
 #endif
 
+/* One launch of a reduction over a 32-bit piece: acc_buf is the piece's slots of the
+ * accumulation buffer (NULL when the partials stay in the output), count the reduced elements
+ * of each output (of the whole iterator). */
+typedef tensor_status (*tensor_cuda_reduce_launch_fn)(const tensor_iter_t *piece, char *acc_buf, int64_t count,
+                                                     void *ctx);
+/* Runs a reduction iterator: one launch when it fits 32-bit offsets (tensor_cuda_reduce_index_limit),
+ * else one launch per piece of the iterator's splitter, in order on the current stream (which
+ * the accumulate / final_output protocol relies on). acc_size > 0: partials go to an
+ * accumulation buffer of acc_size bytes per output-element slot (spanning the first output's
+ * byte extent, dense or not), taken from the caching allocator; 0: to the output, which holds
+ * the accumulator's type. The built-in instances and the run-time compiled ones both run
+ * through here. Errors name func. */
+tensor_status tensor_cuda_reduce_split_run(tensor_iter_t *iter, size_t acc_size, tensor_cuda_reduce_launch_fn launch,
+                                           void *ctx, const char *func);
+
 /* The device properties the plan depends on (SMs, threads per SM, warp size). */
 tensor_status tensor_cuda_reduce_device_props(int device, tensor_cuda_props *props, const char *func);
 

@@ -65,52 +65,20 @@ tensor_status launch_piece(const tensor_iter_t *iter, char *acc_buf, int64_t red
     return st;
 }
 
-// Runs an iterator: one launch when it fits 32-bit offsets, else one launch per piece of the
-// iterator's splitter (in order on one stream, which the accumulate/final_output protocol
-// relies on), with an accumulation buffer when the output cannot hold partials.
+// Runs an iterator through the shared split driver (tensor_cuda_reduce_split_run): partials
+// live in the output when it holds the accumulator's type (never for DynOp), else in an
+// accumulation buffer.
+template <class O> tensor_status launch_piece_fn(const tensor_iter_t *piece, char *acc_buf, int64_t count, void *ctx) {
+    return launch_piece<O>(piece, acc_buf, count, *static_cast<const Act *>(ctx));
+}
+
 template <class O>
 tensor_status run(tensor_iter_t *iter, const Act &a) {
-    using acc_t = typename O::acc_t;
-    using out_t = typename O::out_t;
-    const char *func = a.func;
     int saved;
-    if (tensor_cuda_device_enter(iter->device.index, &saved, func) != TENSOR_OK) return tensor_last_status();
-    tensor_status st = TENSOR_OK;
-    const int64_t count = tensor_iter_numel(iter) / tensor_iter_num_output_elements(iter);
-    if (tensor_iter_fits_index_limit(iter, tensor_cuda_reduce_index_limit)) {
-        st = launch_piece<O>(iter, nullptr, count, a);
-        tensor_cuda_device_restore(saved);
-        return st;
-    }
-    // Accumulators of every output, indexed like the (first) output's elements (dense or not:
-    // the buffer spans the output's byte extent, one accumulator per output-element slot).
-    void *acc_handle = nullptr;
-    char *acc_base = nullptr;
-    // Partials live in the output when it holds the accumulator's type (never for DynOp).
-    const bool in_output = std::is_same<acc_t, out_t>::value;
-    const int64_t out_size = (int64_t)tensor_dtype_size(iter->operands[0].dtype);
-    const char *out0 = iter->operands[0].data;
-    if (!in_output) {
-        int64_t extent = 0;
-        for (int d = 0; d < iter->ndim; d++) extent += (iter->shape[d] - 1) * iter->operands[0].strides[d];
-        size_t bytes = (size_t)(extent / out_size + 1) * sizeof(acc_t);
-        void *ptr = nullptr;
-        st = tensor_cuda_alloc(iter->device.index, bytes, &ptr, &acc_handle, func);
-        acc_base = static_cast<char *>(ptr);
-    }
-    tensor_iter_splitter *sp = st == TENSOR_OK ? tensor_iter_splitter_new(iter, tensor_cuda_reduce_index_limit) : nullptr;
-    if (st == TENSOR_OK && sp == nullptr) st = tensor_last_status();
-    while (st == TENSOR_OK) {
-        const tensor_iter_t *piece = nullptr;
-        st = tensor_iter_splitter_next(sp, &piece);
-        if (st != TENSOR_OK || piece == nullptr) break;
-        char *acc = nullptr;
-        if (!in_output)
-            acc = acc_base + (size_t)((piece->operands[0].data - out0) / (ptrdiff_t)out_size) * sizeof(acc_t);
-        st = launch_piece<O>(piece, acc, count, a);
-    }
-    tensor_iter_splitter_free(sp);
-    tensor_cuda_free(acc_handle); // stream-ordered: reused only by work queued after the pieces
+    if (tensor_cuda_device_enter(iter->device.index, &saved, a.func) != TENSOR_OK) return tensor_last_status();
+    const bool in_output = std::is_same<typename O::acc_t, typename O::out_t>::value;
+    const tensor_status st = tensor_cuda_reduce_split_run(iter, in_output ? 0 : sizeof(typename O::acc_t),
+                                                          launch_piece_fn<O>, const_cast<Act *>(&a), a.func);
     tensor_cuda_device_restore(saved);
     return st;
 }

@@ -129,7 +129,8 @@ static void fake_binary(tt_jit_binary *b) {
         b->lowered[k] = malloc(16);
         assert_non_null(b->lowered[k]);
         /* as a one-variant program: one lowered name, the others empty */
-        snprintf(b->lowered[k], 16, k == 2 ? "_Zkernel%d" : "", k);
+        if (k == 2) snprintf(b->lowered[k], 16, "_Zkernel%d", k);
+        else b->lowered[k][0] = '\0';
     }
 }
 
@@ -182,6 +183,22 @@ static void test_disk_cache(void **state) {
     tt_jit_cache_store(key, hash, &b);
     assert_int_equal(tt_jit_cache_load(key, hash, &r), 1);
     tt_jit_binary_clear(&r);
+    /* A cubin size field of 2^64 - 1 with 7 bytes after it (size + 8 wraps to 7): ignored, and
+     * no allocation of that size is attempted (a fuzz finding). */
+    {
+        FILE *f = fopen(path, "wb");
+        assert_non_null(f);
+        const uint64_t klen = strlen(key), huge = UINT64_MAX, empty = 0;
+        fwrite("TTJITC01", 1, 8, f);
+        fwrite(&hash, 8, 1, f);
+        fwrite(&klen, 8, 1, f);
+        fwrite(key, 1, klen, f);
+        for (int k = 0; k < TT_JIT_KERNELS; k++) fwrite(&empty, 8, 1, f);
+        fwrite(&huge, 8, 1, f);
+        fwrite("1234567", 1, 7, f);
+        fclose(f);
+        assert_int_equal(tt_jit_cache_load(key, hash, &r), 0);
+    }
     /* Off: nothing is read or written. */
     assert_int_equal(tensor_jit_set_cache_dir(""), TENSOR_OK);
     assert_int_equal(tensor_jit_cache_dir(got, sizeof got), 0);
