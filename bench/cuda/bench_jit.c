@@ -62,6 +62,76 @@ static double one_call(call_t c, const tensor_t *x, const int *dims, int nd) {
     return t1 - t0;
 }
 
+/* Bytes of y (downloaded), for the bitwise comparison. */
+static void *bytes_of(const tensor_t *y, size_t *n) {
+    *n = (size_t)tensor_numel(y) * tensor_dtype_size(tensor_get_dtype(y));
+    void *h = malloc(*n + 1);
+    if (h == NULL || tensor_to_buffer(y, h, *n) != TENSOR_OK) exit(1);
+    return h;
+}
+
+/* One case of bench/cuda/cases.json (bench_jit_cases.py passes them):
+ *   bench_jit case REPS DTYPE TRANSPOSED SHAPE DIMS KEEPDIM   (SHAPE, DIMS: comma lists; DIMS "all")
+ * prints "case user_sum_ms builtin_sum_ms user_abs_ms norm1_ms bitwise_sum bitwise_abs". */
+static int one_case(tensor_reduction *sum, tensor_reduction *abss, char **argv) {
+    const int reps = atoi(argv[2]);
+    const tensor_dtype dt = strcmp(argv[3], "bfloat16") == 0 ? TENSOR_BFLOAT16
+                            : strcmp(argv[3], "float16") == 0 ? TENSOR_FLOAT16 : TENSOR_FLOAT32;
+    const int transposed = atoi(argv[4]);
+    int64_t shape[8];
+    int nd = 0, dims[8], ndims = 0;
+    for (char *p = strtok(argv[5], ","); p != NULL && nd < 8; p = strtok(NULL, ",")) shape[nd++] = atoll(p);
+    if (strcmp(argv[6], "all") != 0)
+        for (char *p = strtok(argv[6], ","); p != NULL && ndims < 8; p = strtok(NULL, ",")) dims[ndims++] = atoi(p);
+    const bool keep = atoi(argv[7]) != 0;
+    tensor_t *c = tensor_rand(nd, shape, 7, TENSOR_FLOAT32, tensor_cpu());
+    tensor_t *g = c ? tensor_to_device(c, tensor_cuda(0)) : NULL;
+    tensor_t *x0 = g ? tensor_to_dtype(g, dt) : NULL;
+    /* transposed: the last two dims swapped, so the reduced dim is not the dense one */
+    tensor_t *x = x0 != NULL && transposed ? tensor_transpose(x0, nd - 2, nd - 1) : x0 ? tensor_retain(x0) : NULL;
+    if (x == NULL) {
+        fprintf(stderr, "%s\n", tensor_last_error());
+        return 1;
+    }
+    const int *dp = ndims > 0 ? dims : NULL;
+    double ms[4];
+    int same[2];
+    for (int k = 0; k < 2; k++) {
+        tensor_reduction *r = k == 0 ? sum : abss;
+        const tensor_t *in[1] = {x};
+        tensor_t *yu = tensor_reduce(r, in, 1, dp, ndims, keep, TENSOR_DTYPE_DEFAULT);
+        tensor_t *yb = k == 0 ? tensor_sum_dims(x, dp, ndims, keep, TENSOR_DTYPE_DEFAULT) : tensor_norm(x, 1.0, dp, ndims, keep);
+        if (yu == NULL || yb == NULL) {
+            fprintf(stderr, "%s\n", tensor_last_error());
+            return 1;
+        }
+        size_t nu, nb;
+        void *hu = bytes_of(yu, &nu), *hb = bytes_of(yb, &nb);
+        same[k] = nu == nb && memcmp(hu, hb, nu) == 0;
+        free(hu);
+        free(hb);
+        tensor_release(yu);
+        tensor_release(yb);
+        double *u = malloc(sizeof(double) * reps), *b = malloc(sizeof(double) * reps);
+        for (int i = 0; i < reps; i++) {
+            u[i] = one_call((call_t){r, 0}, x, dp, ndims);
+            b[i] = one_call((call_t){NULL, k}, x, dp, ndims);
+        }
+        qsort(u, reps, sizeof *u, cmp);
+        qsort(b, reps, sizeof *b, cmp);
+        ms[2 * k] = u[reps / 2];
+        ms[2 * k + 1] = b[reps / 2];
+        free(u);
+        free(b);
+    }
+    printf("case %.5f %.5f %.5f %.5f %d %d\n", ms[0], ms[1], ms[2], ms[3], same[0], same[1]);
+    tensor_release(x);
+    tensor_release(x0);
+    tensor_release(g);
+    tensor_release(c);
+    return 0;
+}
+
 int main(int argc, char **argv) {
     int reps = argc > 1 ? atoi(argv[1]) : 30;
     tensor_reduction_def d = {"bench_jit_sum", 1, sizeof(float), TENSOR_REDUCTION_DTYPE_FLOAT, true, {{0}}, NULL};
@@ -70,6 +140,7 @@ int main(int argc, char **argv) {
     d.name = "bench_jit_abs";
     d.fns[TENSOR_REDUCTION_F32] = abs_fns;
     tensor_reduction *abss = tensor_reduction_register(&d);
+    if (argc == 8 && strcmp(argv[1], "case") == 0) return one_case(sum, abss, argv);
     int64_t shape[2] = {8192, 8192};
     tensor_t *c32 = tensor_rand(2, shape, 1, TENSOR_FLOAT32, tensor_cpu());
     tensor_t *x32 = tensor_to_device(c32, tensor_cuda(0));
