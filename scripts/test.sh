@@ -4,7 +4,7 @@
 #                              without nvcc): the dev preset (CUDA code compiled and linked
 #                              when nvcc is present; GPU tests skip without a GPU), the
 #                              installed-package check and the Python package's tests.
-#   ./scripts/test.sh --full   what CI runs (.ci/run; about 13 minutes on 2 cores): also the
+#   ./scripts/test.sh --full   what CI runs (.ci/run; about 10 minutes on 2 cores): also the
 #                              asan preset (the whole CPU suite under AddressSanitizer +
 #                              UndefinedBehaviorSanitizer) and, where clang has libFuzzer, the
 #                              fuzz preset (each libFuzzer target of tests/fuzz for
