@@ -23,7 +23,6 @@
 #include <cuda_runtime_api.h>
 
 #include "tinytensor.h"
-#include "ops/reduction_kit.h"
 #include "cuda/cuda_backend.h"
 #include "cuda/reduce_host.h"
 #include "cuda/reduce_ops.h"
@@ -52,16 +51,7 @@ static int sum_step(void *ctx) {
 }
 
 /* A user sum (run-time compiled on CUDA) doing tensor_sum's math, for the generic entry's cost. */
-#define FUNCTORS                                                                                   \
-    static float hz(void) { return 0.0f; }                                                         \
-    static float hfirst(const float *x) { return x[0]; }                                           \
-    static float hadd(float a, float b) { return a + b; }                                          \
-    static float hdone(float a, int64_t n) { return (void)n, a; }
-FUNCTORS
-#define STR_(...) #__VA_ARGS__
-#define STR(...) STR_(__VA_ARGS__)
-static const char user_src[] = STR(FUNCTORS);
-TENSOR_REDUCTION_FNS_SOURCE(user_fns, 1, float, float, hz, hfirst, hadd, hadd, hdone, user_src)
+#include "user_functors.h"
 static tensor_reduction *user_sum;
 
 static int user_step(void *ctx) {
@@ -151,7 +141,7 @@ int main(int argc, char **argv) {
     if (cudaMalloc(&scratch, 64) != cudaSuccess || cudaEventCreateWithFlags(&ev, cudaEventDisableTiming) != cudaSuccess)
         return 1;
     tensor_reduction_def def = {"host_cost_sum", 1, sizeof(float), TENSOR_REDUCTION_DTYPE_FLOAT, true, {{0}}, NULL};
-    def.fns[TENSOR_REDUCTION_F32] = user_fns;
+    def.fns[TENSOR_REDUCTION_F32] = sum_fns;
     user_sum = tensor_reduction_register(&def);
     measure("tensor_sum cuda (async)", sum_step, g, batches);
     measure("user sum cuda (JIT, async)", user_step, g, batches);

@@ -12,18 +12,7 @@
 #include <cuda_runtime_api.h>
 
 #include "tinytensor.h"
-#include "ops/reduction_kit.h"
-
-#define FUNCTORS                                                                                   \
-    static float bz(void) { return 0.0f; }                                                         \
-    static float bfirst(const float *x) { return x[0]; }                                           \
-    static float badd(float a, float b) { return a + b; }                                          \
-    static float bdone(float a, int64_t n) { return (void)n, a; }
-FUNCTORS
-#define STR_(...) #__VA_ARGS__
-#define STR(...) STR_(__VA_ARGS__)
-static const char src[] = STR(FUNCTORS);
-TENSOR_REDUCTION_FNS_SOURCE(sum_fns, 1, float, float, bz, bfirst, badd, badd, bdone, src)
+#include "../user_functors.h"
 
 static double ms(void) {
     struct timespec t;
