@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "cuda_test_util.h"
+#include "soak_util.h"
 #if TENSOR_HAVE_CUDA
 #include <cuda_runtime_api.h>
 #endif
@@ -38,36 +39,6 @@ TENSOR_TEST_NEEDS_GPU()
 enum { MR = 384, MC = 1536, TR = 1 << 17, TC = 8 };
 static tensor_t *m_cpu, *t_cpu, *v_cpu;   /* [MR, MC] f32, [TR, TC] f32, [MC] f32 */
 static tensor_t *m_gpu, *t_gpu, *v_gpu;
-
-static atomic_int failures;
-static char first_failure[512];
-static pthread_mutex_t failure_lock = PTHREAD_MUTEX_INITIALIZER;
-
-__attribute__((format(printf, 1, 2))) static void soak_fail(const char *fmt, ...) {
-    if (atomic_fetch_add(&failures, 1) == 0) {
-        va_list ap;
-        va_start(ap, fmt);
-        pthread_mutex_lock(&failure_lock);
-        vsnprintf(first_failure, sizeof first_failure, fmt, ap);
-        pthread_mutex_unlock(&failure_lock);
-        va_end(ap);
-    }
-}
-
-static double now(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static int64_t rss_kib(void) {
-    FILE *f = fopen("/proc/self/statm", "r");
-    if (f == NULL) return -1;
-    long size = 0, resident = 0;
-    const int n = fscanf(f, "%ld %ld", &size, &resident);
-    fclose(f);
-    return n == 2 ? (int64_t)resident * (sysconf(_SC_PAGESIZE) / 1024) : -1;
-}
 
 /* The GPU result `g` against the CPU result `c`: same shape, dtype and bytes. Releases both. */
 static void same(tensor_t *g, tensor_t *c, const char *what, int id) {
@@ -174,7 +145,7 @@ static void *worker_main(void *arg) {
         return NULL;
     }
     uint64_t rng = 0xC0DA0000u + (uint64_t)w->id * 7919u;
-    while (w->iters > 0 ? w->done < w->iters : now() < w->deadline) {
+    while (w->iters > 0 ? w->done < w->iters : soak_now() < w->deadline) {
         one_iteration(w, &rng);
         w->done++;
     }
@@ -188,7 +159,7 @@ static void *worker_main(void *arg) {
 static void run_phase(int64_t iters, double seconds, int64_t *done, int64_t *checks, const cudaStream_t *streams) {
     pthread_t th[SOAK_THREADS];
     worker w[SOAK_THREADS];
-    const double deadline = now() + seconds;
+    const double deadline = soak_now() + seconds;
     for (int i = 0; i < SOAK_THREADS; i++) {
         w[i] = (worker){i, streams[i], iters, deadline, 0, 0};
         if (pthread_create(&th[i], NULL, worker_main, &w[i]) != 0) fail_msg("pthread_create failed");
@@ -243,7 +214,7 @@ static void test_cuda_threaded_soak(void **state) {
     const double seconds = env != NULL ? atof(env) : 0.0;
     const bool long_run = seconds > 0;
     const bool quick = ct_quick();
-    atomic_store(&failures, 0);
+    atomic_store(&soak_failures, 0);
     cudaStream_t streams[SOAK_THREADS] = {0};
     for (int i = 0; i < SOAK_THREADS; i++)
         assert_int_equal(cudaStreamCreateWithFlags(&streams[i], cudaStreamNonBlocking), cudaSuccess);
@@ -251,12 +222,12 @@ static void test_cuda_threaded_soak(void **state) {
     const tensor_cuda_memory_stats base = stats();
     run_phase(quick ? 1 : SOAK_WARMUP_ITERS, 0, &warm_done, &checks, streams);
     const tensor_cuda_memory_stats warm = stats();
-    const int64_t warm_rss = rss_kib();
-    const double t0 = now();
+    const int64_t warm_rss = soak_rss_kib();
+    const double t0 = soak_now();
     run_phase(long_run ? 0 : (quick ? 2 : SOAK_MAIN_ITERS), seconds, &done, &checks, streams);
-    const double elapsed = now() - t0;
+    const double elapsed = soak_now() - t0;
     const tensor_cuda_memory_stats end = stats();
-    const int64_t end_rss = rss_kib();
+    const int64_t end_rss = soak_rss_kib();
     printf("cuda soak: %d threads on %d streams, %lld warm-up + %lld main iterations in %.1f s, %lld checked "
            "results\n",
            SOAK_THREADS, SOAK_THREADS, (long long)warm_done, (long long)done, elapsed, (long long)checks);
@@ -266,7 +237,8 @@ static void test_cuda_threaded_soak(void **state) {
            (unsigned long long)base.reserved, (unsigned long long)warm.reserved, (unsigned long long)end.reserved,
            (unsigned long long)base.num_device_mallocs, (unsigned long long)warm.num_device_mallocs,
            (unsigned long long)end.num_device_mallocs, (long long)warm_rss, (long long)end_rss);
-    if (atomic_load(&failures) != 0) fail_msg("%d failed checks, the first: %s", atomic_load(&failures), first_failure);
+    if (atomic_load(&soak_failures) != 0)
+        fail_msg("%d failed checks, the first: %s", atomic_load(&soak_failures), soak_first_failure);
     assert_true(done >= 1);
     /* at rest the threads hold nothing; after the warm-up the cache needs no new segment */
     assert_int_equal(warm.allocated, base.allocated);

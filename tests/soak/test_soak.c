@@ -25,6 +25,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "soak_util.h"
 #include "test_main.h"
 
 #include "runtime/block_cache.h"
@@ -73,26 +74,6 @@ static double x_colsum[XC], x_rowsum[XR], x_total, big_total;
 static int64_t x_text_len;
 static char *h_text; /* tensor_format of H */
 
-/* ---- failures from threads (cmocka is not thread-safe) ---- */
-
-static atomic_int failures;
-static char first_failure[512];
-static pthread_mutex_t failure_lock = PTHREAD_MUTEX_INITIALIZER;
-
-#if defined(__GNUC__)
-__attribute__((format(printf, 1, 2)))
-#endif
-static void soak_fail(const char *fmt, ...) {
-    if (atomic_fetch_add(&failures, 1) == 0) {
-        va_list ap;
-        va_start(ap, fmt);
-        pthread_mutex_lock(&failure_lock);
-        vsnprintf(first_failure, sizeof first_failure, fmt, ap);
-        pthread_mutex_unlock(&failure_lock);
-        va_end(ap);
-    }
-}
-
 #define SOAK_CHECK(cond, ...)                                                                      \
     do {                                                                                           \
         if (!(cond)) soak_fail(__VA_ARGS__);                                                       \
@@ -138,15 +119,6 @@ typedef struct mem_sample {
     tensor_cuda_memory_stats cache;
     long storages, storage_bytes; /* CPU storages alive, and their bytes */
 } mem_sample;
-
-static int64_t rss_kib(void) {
-    FILE *f = fopen("/proc/self/statm", "r");
-    if (f == NULL) return -1;
-    long size = 0, resident = 0;
-    const int n = fscanf(f, "%ld %ld", &size, &resident);
-    fclose(f);
-    return n == 2 ? (int64_t)resident * (sysconf(_SC_PAGESIZE) / 1024) : -1;
-}
 
 static int64_t heap_in_use(void) {
 #if SOAK_ASAN || SOAK_TSAN || !defined(__GLIBC__) || !(__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 33))
@@ -201,7 +173,7 @@ static void counting_free(void *ctx, void *ptr, size_t nbytes) {
 
 static mem_sample sample(void) {
     mem_sample m;
-    m.rss_kib = rss_kib();
+    m.rss_kib = soak_rss_kib();
     m.heap_bytes = heap_in_use();
     memset(&m.cache, 0, sizeof m.cache);
     if (tensor_block_cache_get_stats(cache, 0, &m.cache, "soak") != TENSOR_OK) soak_fail("block cache stats failed");
@@ -219,12 +191,6 @@ typedef struct worker {
     int64_t done;
     int64_t checks;
 } worker;
-
-static double now(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 static void one_iteration(worker *w, uint64_t *rng) {
     const int it = (int)(w->done % 1000000);
@@ -382,7 +348,7 @@ static void *worker_main(void *arg) {
     worker *w = arg;
     uint64_t rng = 0x5eed0000u + (uint64_t)w->id * 7919u;
     for (;;) {
-        if (w->iters > 0 ? w->done >= w->iters : now() >= w->deadline) break;
+        if (w->iters > 0 ? w->done >= w->iters : soak_now() >= w->deadline) break;
         one_iteration(w, &rng);
         w->done++;
     }
@@ -394,14 +360,14 @@ static void run_phase(int64_t iters, double seconds, int64_t *done, int64_t *che
                       mem_sample *peak, const mem_sample *base) {
     pthread_t th[SOAK_THREADS];
     worker w[SOAK_THREADS];
-    const double deadline = now() + seconds;
+    const double deadline = soak_now() + seconds;
     for (int i = 0; i < SOAK_THREADS; i++) {
         w[i] = (worker){i, iters, deadline, 0, 0};
         if (pthread_create(&th[i], NULL, worker_main, &w[i]) != 0) fail_msg("pthread_create failed");
     }
     if (sample_long) {
         /* while the threads run: the largest figures after the warm-up */
-        while (now() < deadline) {
+        while (soak_now() < deadline) {
             sleep(1);
             const mem_sample m = sample();
             if (m.rss_kib > peak->rss_kib) peak->rss_kib = m.rss_kib;
@@ -434,7 +400,7 @@ static void test_threaded_soak(void **state) {
     const char *env = getenv("TENSOR_SOAK_SECONDS");
     const double seconds = env != NULL ? atof(env) : 0.0;
     const bool long_run = seconds > 0;
-    atomic_store(&failures, 0);
+    atomic_store(&soak_failures, 0);
     int64_t done = 0, checks = 0;
 
     const mem_sample start = sample();
@@ -454,7 +420,8 @@ static void test_threaded_soak(void **state) {
     print_sample("warm-up", &warm);
     if (long_run) print_sample("peak", &peak);
     print_sample("end", &end);
-    if (atomic_load(&failures) != 0) fail_msg("%d failed checks, the first: %s", atomic_load(&failures), first_failure);
+    if (atomic_load(&soak_failures) != 0)
+        fail_msg("%d failed checks, the first: %s", atomic_load(&soak_failures), soak_first_failure);
     assert_true(done >= (long_run ? 1 : SOAK_THREADS * SOAK_MAIN_ITERS));
 
     /* CPU storages at rest: the shared inputs' and no other */
