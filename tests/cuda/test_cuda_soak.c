@@ -12,6 +12,7 @@
  * ctest runs a short fixed number of iterations; TENSOR_SOAK_SECONDS=N runs the main phase for
  * N seconds and prints the counts. Needs a GPU. */
 #define _GNU_SOURCE
+#include <malloc.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdatomic.h>
@@ -223,11 +224,13 @@ static void test_cuda_threaded_soak(void **state) {
     run_phase(quick ? 1 : SOAK_WARMUP_ITERS, 0, &warm_done, &checks, streams);
     const tensor_cuda_memory_stats warm = stats();
     const int64_t warm_rss = soak_rss_kib();
+    const struct mallinfo2 warm_heap = mallinfo2();
     const double t0 = soak_now();
     run_phase(long_run ? 0 : (quick ? 2 : SOAK_MAIN_ITERS), seconds, &done, &checks, streams);
     const double elapsed = soak_now() - t0;
     const tensor_cuda_memory_stats end = stats();
     const int64_t end_rss = soak_rss_kib();
+    const struct mallinfo2 end_heap = mallinfo2();
     printf("cuda soak: %d threads on %d streams, %lld warm-up + %lld main iterations in %.1f s, %lld checked "
            "results\n",
            SOAK_THREADS, SOAK_THREADS, (long long)warm_done, (long long)done, elapsed, (long long)checks);
@@ -237,6 +240,10 @@ static void test_cuda_threaded_soak(void **state) {
            (unsigned long long)base.reserved, (unsigned long long)warm.reserved, (unsigned long long)end.reserved,
            (unsigned long long)base.num_device_mallocs, (unsigned long long)warm.num_device_mallocs,
            (unsigned long long)end.num_device_mallocs, (long long)warm_rss, (long long)end_rss);
+    /* glibc's heap: in use (what a leak grows) and held (what fragmentation grows) */
+    printf("cuda soak: heap in use %zu -> %zu B, heap held %zu -> %zu B (warm-up, end)\n",
+           warm_heap.uordblks + warm_heap.hblkhd, end_heap.uordblks + end_heap.hblkhd, warm_heap.arena + warm_heap.hblkhd,
+           end_heap.arena + end_heap.hblkhd);
     if (atomic_load(&soak_failures) != 0)
         fail_msg("%d failed checks, the first: %s", atomic_load(&soak_failures), soak_first_failure);
     assert_true(done >= 1);
