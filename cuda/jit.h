@@ -71,8 +71,6 @@ const char *tt_jit_nvrtc_version(void);
  * library's version; else the version the cache directory's record (tt_jit_cache_recall_nvrtc)
  * gives; else NVRTC is loaded. 1 and buf filled, or 0 when NVRTC cannot be loaded. */
 int tt_jit_nvrtc_version_for_key(char *buf, size_t size);
-/* 1 when NVRTC is loaded (nothing is loaded by asking). */
-int tt_jit_nvrtc_loaded(void);
 
 /* Compiles prog for sm_<arch> (e.g. 90). A compile error gives TENSOR_ERR_INVALID_ARGUMENT with
  * the start of NVRTC's log in the message. */

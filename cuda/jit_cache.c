@@ -152,12 +152,23 @@ int tt_jit_cache_load(const char *key, uint64_t hash, tt_jit_binary *bin) {
     return ok;
 }
 
+/* Writes n bytes to path through a temporary file renamed over it, so that a reader (another
+ * process sharing the directory) sees the old file or the new one, never a part. Failures are
+ * ignored: the cache is an optimisation. */
+static void write_atomically(const char *path, const void *data, size_t n) {
+    char tmp[4300];
+    snprintf(tmp, sizeof tmp, "%s.%ld.tmp", path, (long)getpid());
+    FILE *f = fopen(tmp, "wb");
+    int ok = f != NULL && fwrite(data, 1, n, f) == n;
+    if (f != NULL && fclose(f) != 0) ok = 0;
+    if (!ok || rename(tmp, path) != 0) remove(tmp);
+}
+
 void tt_jit_cache_store(const char *key, uint64_t hash, const tt_jit_binary *bin) {
-    char dir[4096], path[4200], tmp[4300];
+    char dir[4096], path[4200];
     tt_jit_cache_dir(dir, sizeof dir);
     if (dir[0] == '\0' || make_dirs(dir) != 0) return;
     tt_jit_cache_path(hash, path, sizeof path);
-    snprintf(tmp, sizeof tmp, "%s.%ld.tmp", path, (long)getpid());
     size_t n = 8 + 8 + 8 + strlen(key) + 8 + bin->size + 8;
     for (int k = 0; k < TT_JIT_KERNELS; k++) n += 8 + strlen(bin->lowered[k]);
     unsigned char *data = tt_malloc(n), *p = data;
@@ -182,11 +193,7 @@ void tt_jit_cache_store(const char *key, uint64_t hash, const tt_jit_binary *bin
     const uint64_t sum = tt_jit_hash(data, (size_t)(p - data), TT_JIT_HASH_SEED);
     PUT(&sum, 8);
 #undef PUT
-    FILE *f = fopen(tmp, "wb");
-    int ok = f != NULL && fwrite(data, 1, n, f) == n;
-    if (f != NULL && fclose(f) != 0) ok = 0;
-    if (ok && rename(tmp, path) == 0) ok = 1;
-    else remove(tmp);
+    write_atomically(path, data, n);
     free(data);
 }
 
@@ -199,9 +206,8 @@ void tt_jit_cache_store(const char *key, uint64_t hash, const tt_jit_binary *bin
 #define NVRTC_RECORD "nvrtc.id"
 #define NVRTC_MAGIC "TTNVRTC1"
 
-static int nvrtc_record_path(char *buf, size_t size) {
-    char dir[4096];
-    tt_jit_cache_dir(dir, sizeof dir);
+/* The record's path; -1 when the cache is off. */
+static int nvrtc_record_path(const char *dir, char *buf, size_t size) {
     if (dir[0] == '\0') return -1;
     return snprintf(buf, size, "%s/%s", dir, NVRTC_RECORD) < (int)size ? 0 : -1;
 }
@@ -217,20 +223,15 @@ static const char *nvrtc_env(void) {
 }
 
 void tt_jit_cache_note_nvrtc(const char *lib_path, const char *version) {
-    char path[4200], tmp[4300], ident[128];
+    char dir[4096], path[4200], ident[128], text[8400];
     struct stat s;
-    if (lib_path == NULL || strchr(lib_path, '\n') != NULL || strchr(nvrtc_env(), '\n') != NULL ||
-        stat(lib_path, &s) != 0 || nvrtc_record_path(path, sizeof path) != 0)
-        return;
-    char dir[4096];
     tt_jit_cache_dir(dir, sizeof dir);
-    if (make_dirs(dir) != 0) return;
+    if (lib_path == NULL || strchr(lib_path, '\n') != NULL || strchr(nvrtc_env(), '\n') != NULL ||
+        stat(lib_path, &s) != 0 || nvrtc_record_path(dir, path, sizeof path) != 0 || make_dirs(dir) != 0)
+        return;
     file_identity(&s, ident, sizeof ident);
-    snprintf(tmp, sizeof tmp, "%s.%ld.tmp", path, (long)getpid());
-    FILE *f = fopen(tmp, "w");
-    int ok = f != NULL && fprintf(f, "%s\n%s\n%s\n%s\n%s\n", NVRTC_MAGIC, version, nvrtc_env(), ident, lib_path) > 0;
-    if (f != NULL && fclose(f) != 0) ok = 0;
-    if (!ok || rename(tmp, path) != 0) remove(tmp);
+    const int n = snprintf(text, sizeof text, "%s\n%s\n%s\n%s\n%s\n", NVRTC_MAGIC, version, nvrtc_env(), ident, lib_path);
+    if (n > 0 && (size_t)n < sizeof text) write_atomically(path, text, (size_t)n);
 }
 
 /* One line of f without its newline into buf; -1 when there is none or it does not fit. */
@@ -243,8 +244,9 @@ static int read_line(FILE *f, char *buf, size_t size) {
 }
 
 int tt_jit_cache_recall_nvrtc(char *version, size_t size) {
-    char path[4200], magic[16], ver[64], env[4096], ident[128], lib[4096], now[128];
-    if (nvrtc_record_path(path, sizeof path) != 0) return 0;
+    char dir[4096], path[4200], magic[16], ver[64], env[4096], ident[128], lib[4096], now[128];
+    tt_jit_cache_dir(dir, sizeof dir);
+    if (nvrtc_record_path(dir, path, sizeof path) != 0) return 0;
     FILE *f = fopen(path, "r");
     if (f == NULL) return 0;
     int ok = read_line(f, magic, sizeof magic) == 0 && strcmp(magic, NVRTC_MAGIC) == 0 &&

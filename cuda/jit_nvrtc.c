@@ -77,10 +77,11 @@ static void nv_load(void) {
     atomic_store_explicit(&nv_loaded, 1, memory_order_release);
 }
 
-int tt_jit_nvrtc_loaded(void) { return atomic_load_explicit(&nv_loaded, memory_order_acquire); }
+/* 1 when NVRTC is loaded (asking loads nothing). */
+static int nvrtc_loaded(void) { return atomic_load_explicit(&nv_loaded, memory_order_acquire); }
 
 int tt_jit_nvrtc_version_for_key(char *buf, size_t size) {
-    if (!tt_jit_nvrtc_loaded() && tt_jit_cache_recall_nvrtc(buf, size)) return 1;
+    if (!nvrtc_loaded() && tt_jit_cache_recall_nvrtc(buf, size)) return 1;
     const char *v = tt_jit_nvrtc_version();
     if (v[0] == '\0') return 0;
     snprintf(buf, size, "%s", v);

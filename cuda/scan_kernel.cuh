@@ -279,6 +279,9 @@ __device__ __forceinline__ bool aligned(const void *p, int bytes) {
 #ifndef TT_SCAN_MIN_BLOCKS /* overridable for tuning probes (bench/cuda/probes/scan_probe.cu) */
 #define TT_SCAN_MIN_BLOCKS(acc_size) ((acc_size) <= 4 ? 4 : 1)
 #endif
+#ifndef TT_SCAN_P_PACKED /* look-back reads per lane for packed records; overridable likewise */
+#define TT_SCAN_P_PACKED 4
+#endif
 template <class Op, typename InS, typename OutS>
 __global__ void __launch_bounds__(TT_SCAN_BLOCK, TT_SCAN_MIN_BLOCKS(sizeof(typename Op::acc_t))) scan_contig_kernel(ScanArgs a, Op op, LookBack<typename Op::acc_t> st) {
     using A = typename Op::acc_t;
@@ -287,9 +290,6 @@ __global__ void __launch_bounds__(TT_SCAN_BLOCK, TT_SCAN_MIN_BLOCKS(sizeof(typen
     constexpr int STEPS = ITEMS / VEC;
     // The look-back window: 128 tiles where a record is one load (packed), else 32 (a record
     // costs an acquire and a dependent load, and four per lane serialise them).
-#ifndef TT_SCAN_P_PACKED /* overridable for tuning probes */
-#define TT_SCAN_P_PACKED 4
-#endif
     constexpr int P = LookBack<A>::kPacked ? TT_SCAN_P_PACKED : 1;
     __shared__ A s_warp[kWarps];
     __shared__ A s_buf[hold_of<P>() + 1];
