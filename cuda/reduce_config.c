@@ -239,6 +239,10 @@ static void plan_general(const tensor_iter_t *iter, const tensor_cuda_props *pro
     /* Block shape: block.x on the fastest dim (coalesced loads), then widen x if y is short. */
     int64_t max_threads = wide ? TENSOR_REDUCE_WIDE_THREADS(c.output_vec_size, tr->acc_size)
                                : max64(tr->max_threads / c.output_vec_size, props->warp_size);
+    /* Several inputs along the fastest dim: a thread keeps loads of each input in flight, so a
+     * 512-thread CTA of two inputs holds twice a sum's registers; 256 threads ran float16 rows
+     * of vecdot faster and float32 no slower (docs/perf_log.md). */
+    if (c.reduce_fastest && !wide && tensor_iter_ninputs(iter) > 1 && max_threads > 256) max_threads = 256;
     int64_t p0 = dim0 < max_threads ? last_pow2(dim0) : max_threads;
     int64_t p1 = dim1 < max_threads ? last_pow2(dim1) : max_threads;
     c.block_width = (int)min64(p0, props->warp_size);

@@ -60,11 +60,15 @@ struct Op {
     static constexpr bool maps = family_maps<F>::value;
     static_assert(nin == 1 || maps, "a family of several inputs maps them to one value");
     static __device__ __forceinline__ val_t load_n(const In (&x)[nin]) {
-        val_t v[nin];
+        if constexpr (family_maps_stored<F, In>::value) {
+            return F::template map_stored<In>(x);
+        } else {
+            val_t v[nin];
 #pragma unroll
-        for (int q = 0; q < nin; q++) v[q] = load(x[q]);
-        if constexpr (maps) return F::template map<In>(v);
-        else return v[0];
+            for (int q = 0; q < nin; q++) v[q] = load(x[q]);
+            if constexpr (maps) return F::template map<In>(v);
+            else return v[0];
+        }
     }
     static __device__ __forceinline__ acc_t identity() { return F::identity(); }
     static __device__ __forceinline__ acc_t reduce(acc_t a, val_t x, int64_t i, double prm) {

@@ -545,7 +545,37 @@ static void test_format_and_errors(void **state) {
     unplan(&p);
 }
 
+/* Two inputs along the fastest dim (vecdot's rows) get 256-thread CTAs, one input keeps 512. */
+static void test_two_inputs_rows(void **state) {
+    (void)state;
+    const int64_t sh[2] = {1000, 8192}, osh[2] = {1000, 1};
+    tensor_t *a = tensor_from_blob((void *)(uintptr_t)0x100000, 2, sh, NULL, TENSOR_FLOAT32, tensor_cpu(), NULL, NULL);
+    tensor_t *o = tensor_from_blob((void *)(uintptr_t)0x200000, 2, osh, NULL, TENSOR_FLOAT32, tensor_cpu(), NULL, NULL);
+    for (int nin = 1; nin <= 2; nin++) {
+        tensor_iter_config *cfg = tensor_iter_config_new("plan");
+        assert_non_null(cfg);
+        assert_int_equal(tensor_iter_config_enable(cfg, TENSOR_ITER_REDUCTION), TENSOR_OK);
+        assert_int_equal(tensor_iter_config_add_output(cfg, o), TENSOR_OK);
+        for (int k = 0; k < nin; k++) assert_int_equal(tensor_iter_config_add_input(cfg, a), TENSOR_OK);
+        const int dim = 1;
+        assert_int_equal(tensor_iter_config_reduce_dims(cfg, &dim, 1, true), TENSOR_OK);
+        tensor_iter_t *it = tensor_iter_build(cfg);
+        tensor_iter_config_free(cfg);
+        assert_non_null(it);
+        tensor_reduce_config c;
+        assert_int_equal(tensor_reduce_config_make(it, &h100, &f32_tuned, &c), TENSOR_OK);
+        assert_int_equal(c.block_width, 32);
+        assert_int_equal(c.block_height, nin == 1 ? 16 : 8);
+        assert_int_equal(c.grid[0], 1000);
+        assert_true(c.vectorize_input);
+        tensor_iter_free(it);
+    }
+    tensor_release(a);
+    tensor_release(o);
+}
+
 static const struct CMUnitTest tests[] = {
+    cmocka_unit_test(test_two_inputs_rows),
     cmocka_unit_test(test_seed_16x128x64x128_dim1),
     cmocka_unit_test(test_seed_8x32x64x128_dim1),
     cmocka_unit_test(test_seed_8x32x64x128_dim1_tuned),
