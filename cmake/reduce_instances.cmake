@@ -2,11 +2,13 @@
 # compiled): its rows are cut into units of at most TENSOR_REDUCE_ROWS_PER_UNIT rows, each unit a
 # .cu file under the build tree that includes cuda/reduce_instance.cuh and repeats its rows, so
 # each kernel set is instantiated exactly once and nvcc compiles the units in parallel.
-# Sets, in the caller's scope, TENSOR_REDUCE_UNITS (the generated files) and
+# Rows after rows_per_unit (the FUNCTOR rows of cmake/functor_rows.cmake) are appended to the
+# table's. Sets, in the caller's scope, TENSOR_REDUCE_UNITS (the generated files) and
 # TENSOR_REDUCE_ROW_COUNT (the rows: four kernels each).
 function(tensor_generate_reduce_units table out_dir rows_per_unit)
   set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${table})
   file(STRINGS ${table} _rows REGEX "^TT_REDUCE_(TYPED|DYN)\\(")
+  list(APPEND _rows ${ARGN})
   list(LENGTH _rows _n)
   set(_units)
   set(_k 0)

@@ -8,7 +8,7 @@ static tensor_kernel_explain_fn explain_table[TENSOR_NUM_OPS][TENSOR_NUM_DEVICE_
 static pthread_once_t table_once = PTHREAD_ONCE_INIT;
 
 static const tensor_reduction_row reduction_rows[TENSOR_NUM_REDUCTION_OPS] = {
-#define ROW_(ID, KERNEL, NAME, TORCH, NOUT, RULE, HAS_ID, IDENTITY, ALL) \
+#define ROW_(ID, KERNEL, NAME, TORCH, NOUT, RULE, HAS_ID, IDENTITY, ALL, KIND) \
     [TENSOR_OP_##ID] = {NAME, TORCH, NOUT, RULE, HAS_ID, IDENTITY, ALL},
     TENSOR_BUILTIN_REDUCTIONS(ROW_)
 #undef ROW_

@@ -27,7 +27,7 @@ struct tensor_iter;
  * the elementwise slots and the user-reduction slot. Values may change between versions
  * (internal numbering). */
 typedef enum tensor_op {
-#define TENSOR_OP_ENUM_(ID, KERNEL, NAME, TORCH, NOUT, RULE, HAS_ID, IDENTITY, ALL) TENSOR_OP_##ID,
+#define TENSOR_OP_ENUM_(ID, KERNEL, NAME, TORCH, NOUT, RULE, HAS_ID, IDENTITY, ALL, KIND) TENSOR_OP_##ID,
     TENSOR_BUILTIN_REDUCTIONS(TENSOR_OP_ENUM_)
 #undef TENSOR_OP_ENUM_
     TENSOR_NUM_REDUCTION_OPS,

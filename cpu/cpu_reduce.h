@@ -285,15 +285,15 @@ tensor_status tt_cpu_run_by_input(const tensor_iter_t *iter, const tensor_kernel
     CPU_DEFINE_RUN(PREFIX, ACC_T)
 
 /* The common case: a functor FN without parameters (FN##_identity/_reduce/_combine/_project
- * from ops/functors/<op>.h) gives `static tensor_status FN##_cpu_run(iter, ctx)`. Example
- * (cpu/reduce_sum_of_squares.c):
+ * from ops/functors/<op>.h) gives `static tensor_status FN##_cpu_run(iter, ctx)`. The FUNCTOR
+ * rows' kernels (cpu/reduce_functor.c) are made of it:
  *   CPU_SIMPLE_REDUCTION(tensor_sum_of_squares_f32, float, float, float, tt_cpu_store_f32) */
 #define CPU_SIMPLE_REDUCTION(FN, ACC_T, VAL_T, OUT_T, STORE)                                       \
     CPU_FUNCTOR_ADAPTERS(FN, ACC_T, VAL_T, OUT_T)                                                  \
     CPU_REDUCTION(FN##_cpu, ACC_T, VAL_T, FN##_cid, FN##_cred, FN##_ccomb, FN##_cproj, STORE)
 
 /* ---- the kernels (tensor_kernel_fn): one per row of contract/reductions.h ---- */
-#define TT_CPU_KERNEL_DECL_(ID, KERNEL, NAME, TORCH, NOUT, RULE, HAS_ID, IDENTITY, ALL) \
+#define TT_CPU_KERNEL_DECL_(ID, KERNEL, NAME, TORCH, NOUT, RULE, HAS_ID, IDENTITY, ALL, KIND) \
     tensor_status tt_cpu_##KERNEL##_kernel(struct tensor_iter *iter, const tensor_kernel_params *params);
 TENSOR_BUILTIN_REDUCTIONS(TT_CPU_KERNEL_DECL_)
 #undef TT_CPU_KERNEL_DECL_

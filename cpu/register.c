@@ -13,7 +13,7 @@ tensor_status tt_cpu_ew_fill_kernel(tensor_iter_t *iter, const tensor_kernel_par
 
 void tt_cpu_register_kernels(void) {
     /* Every built-in reduction of contract/reductions.h: tt_cpu_<KERNEL>_kernel. */
-#define REG_(ID, KERNEL, NAME, TORCH, NOUT, RULE, HAS_ID, IDENTITY, ALL) \
+#define REG_(ID, KERNEL, NAME, TORCH, NOUT, RULE, HAS_ID, IDENTITY, ALL, KIND) \
     tensor_dispatch_register(TENSOR_OP_##ID, TENSOR_DEVICE_CPU, tt_cpu_##KERNEL##_kernel);
     TENSOR_BUILTIN_REDUCTIONS(REG_)
 #undef REG_

@@ -25,6 +25,10 @@ enum Table {
 #define TT_TABLE_ID(NAME, NOUT, NIN) TABLE_##NAME,
     TT_REDUCE_TABLES(TT_TABLE_ID)
 #undef TT_TABLE_ID
+#define TT_FUNCTOR_TABLE_ID_(ID, KERNEL, NAME, TORCH, NOUT, RULE, HAS_ID, IDENTITY, ALL, KIND) \
+    TENSOR_REDUCTION_IF_FUNCTOR(KIND, TABLE_##KERNEL,)
+    TENSOR_BUILTIN_REDUCTIONS(TT_FUNCTOR_TABLE_ID_)
+#undef TT_FUNCTOR_TABLE_ID_
     NUM_TABLES
 };
 
@@ -36,6 +40,10 @@ constexpr TableInfo table_info[NUM_TABLES] = {
 #define TT_TABLE_INFO(NAME, NOUT, NIN) {#NAME, NOUT, NIN},
     TT_REDUCE_TABLES(TT_TABLE_INFO)
 #undef TT_TABLE_INFO
+#define TT_FUNCTOR_TABLE_INFO_(ID, KERNEL, NAME, TORCH, NOUT, RULE, HAS_ID, IDENTITY, ALL, KIND) \
+    TENSOR_REDUCTION_IF_FUNCTOR(KIND, {#KERNEL, 1, 1},)
+    TENSOR_BUILTIN_REDUCTIONS(TT_FUNCTOR_TABLE_INFO_)
+#undef TT_FUNCTOR_TABLE_INFO_
 };
 
 // The dynamic rows' keys: the value type of the family (which output dtypes it serves) and
@@ -157,7 +165,6 @@ TT_CUDA_ENTRIES(nansum, "nansum", 0.0, TABLE_nansum, 1, 0)
 TT_CUDA_ENTRIES(prod, "prod", 0.0, TABLE_prod, 1, 0)
 TT_CUDA_ENTRIES(mean, "mean", 0.0, TABLE_mean, 1, 0)
 TT_CUDA_ENTRIES(nanmean, "nanmean", 0.0, TABLE_nanmean, 1, 0)
-TT_CUDA_ENTRIES(sum_of_squares, "sum_of_squares", 0.0, TABLE_sum_of_squares, 1, 0)
 TT_CUDA_ENTRIES(amax, "amax", 0.0, TABLE_amax, 1, 0)
 TT_CUDA_ENTRIES(amin, "amin", 0.0, TABLE_amin, 1, 0)
 TT_CUDA_ENTRIES(max_dim, "max", 0.0, TABLE_max_dim, 2, TENSOR_INT64)
@@ -171,6 +178,11 @@ TT_CUDA_ENTRIES(any, "any", 0.0, TABLE_any, 1, 0)
 TT_CUDA_ENTRIES(logsumexp, "logsumexp", 0.0, TABLE_logsumexp, 1, 0)
 TT_CUDA_ENTRIES(norm, "norm", (params ? params->p : 2.0), norm_table(params ? params->p : 2.0), 1, 0)
 TT_CUDA_ENTRIES(var_mean, "var_mean", 0.0, TABLE_var_mean, 2, SECOND_SAME)
+// The FUNCTOR rows of contract/reductions.h: one output, their own table.
+#define TT_FUNCTOR_ENTRIES_(ID, KERNEL, NAME, TORCH, NOUT, RULE, HAS_ID, IDENTITY, ALL, KIND) \
+    TENSOR_REDUCTION_IF_FUNCTOR(KIND, TT_CUDA_ENTRIES(KERNEL, NAME, 0.0, TABLE_##KERNEL, 1, 0))
+TENSOR_BUILTIN_REDUCTIONS(TT_FUNCTOR_ENTRIES_)
+#undef TT_FUNCTOR_ENTRIES_
 
 // TENSOR_OP_USER_REDUCE on CUDA: a built-in map-reduce (vecdot) runs its table's kernel; a
 // reduction a user registered runs its functor's source compiled at run time (cuda/jit.h), or,

@@ -24,7 +24,6 @@
 #include "ops/functors/norm.h"
 #include "ops/functors/prod.h"
 #include "ops/functors/sum.h"
-#include "ops/functors/sum_of_squares.h"
 #include "ops/functors/welford.h"
 
 namespace tt_reduce {
@@ -88,9 +87,6 @@ TT_FAMILY(AminF64, amin, f64, double)
 TT_FAMILY(AminI64, amin, i64, int64_t)
 TT_FAMILY_COUNT(MeanF32, mean, f32, float)
 TT_FAMILY_COUNT(MeanF64, mean, f64, double)
-TT_FAMILY(SumSqF32, sum_of_squares, f32, float)
-TT_FAMILY(SumSqF64, sum_of_squares, f64, double)
-TT_FAMILY(SumSqI64, sum_of_squares, i64, int64_t)
 TT_FAMILY_VA(ArgmaxF32, argmax, f32, float, tensor_validx_f32)
 TT_FAMILY_VA(ArgmaxF64, argmax, f64, double, tensor_validx_f64)
 TT_FAMILY_VA(ArgmaxI64, argmax, i64, int64_t, tensor_validx_i64)
@@ -120,8 +116,7 @@ TT_FAMILY(NormNinfF32, normninf, f32, float)
 TT_FAMILY(NormNinfF64, normninf, f64, double)
 TT_FAMILY_NORMP(NormPF32, f32, float)
 TT_FAMILY_NORMP(NormPF64, f64, double)
-#undef TT_FAMILY
-#undef TT_FAMILY_VA
+// TT_FAMILY stays defined: cuda/reduce_functor.cuh makes the FUNCTOR rows' families with it.
 #undef TT_FAMILY_COUNT
 #undef TT_FAMILY_NORMP
 
@@ -263,8 +258,7 @@ struct second_is_index<F, std::void_t<decltype(F::second_is_index)>> : std::bool
 template <class F>
 struct is_sum64 : std::bool_constant<std::is_same<F, SumF64>::value || std::is_same<F, SumI64>::value ||
                                      std::is_same<F, NansumF64>::value || std::is_same<F, NansumI64>::value ||
-                                     std::is_same<F, MeanF64>::value || std::is_same<F, SumSqF64>::value ||
-                                     std::is_same<F, SumSqI64>::value> {};
+                                     std::is_same<F, MeanF64>::value> {};
 
 // ---- fused map-reduce families: several inputs, one value per position ----
 // Dot<S>: S's sum of the products of two inputs (vecdot). The product is rounded through the

@@ -3,6 +3,7 @@
 // table points at. The names come from reduce_run.cuh (TT_REDUCE_TYPED_NAME, TT_REDUCE_DYN_NAME).
 #pragma once
 
+#include "cuda/reduce_functor.cuh"
 #include "cuda/reduce_run.cuh"
 
 #define TT_REDUCE_TYPED(T, F, IN, OUT)                                                             \

@@ -17,7 +17,7 @@ extern "C" {
     tensor_status tensor_cuda_##NAME##_kernel(struct tensor_iter *iter, const tensor_kernel_params *params); \
     int64_t tensor_cuda_##NAME##_explain(struct tensor_iter *iter, const tensor_kernel_params *params, char *buf, \
                                          size_t size);
-#define TENSOR_CUDA_REDUCE_ROW_(ID, KERNEL, NAME, TORCH, NOUT, RULE, HAS_ID, IDENTITY, ALL) \
+#define TENSOR_CUDA_REDUCE_ROW_(ID, KERNEL, NAME, TORCH, NOUT, RULE, HAS_ID, IDENTITY, ALL, KIND) \
     TENSOR_CUDA_REDUCE_ENTRIES(KERNEL)
 TENSOR_BUILTIN_REDUCTIONS(TENSOR_CUDA_REDUCE_ROW_)
 #undef TENSOR_CUDA_REDUCE_ROW_

@@ -17,7 +17,7 @@
 void tt_cuda_register_kernels(void) {
     /* Every built-in reduction of contract/reductions.h, then the fused built-ins and user
      * reductions (TENSOR_OP_USER_REDUCE). */
-#define REG_ROW_(ID, KERNEL, NAME, TORCH, NOUT, RULE, HAS_ID, IDENTITY, ALL) REG(TENSOR_OP_##ID, KERNEL);
+#define REG_ROW_(ID, KERNEL, NAME, TORCH, NOUT, RULE, HAS_ID, IDENTITY, ALL, KIND) REG(TENSOR_OP_##ID, KERNEL);
     TENSOR_BUILTIN_REDUCTIONS(REG_ROW_)
 #undef REG_ROW_
     REG(TENSOR_OP_USER_REDUCE, user_reduce);

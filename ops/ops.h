@@ -130,6 +130,24 @@ TENSOR_API tensor_status tensor_any_out(tensor_t *out, const tensor_t *t, const 
 TENSOR_API tensor_status tensor_sum_of_squares_out(tensor_t *out, const tensor_t *t, const int *dims, int ndims,
                                                    bool keepdim);
 
+/* ---- any built-in reduction by name ----
+ * The one-output reduction named `op` ("sum", "nansum", "prod", "mean", "nanmean", "amax",
+ * "amin", "argmax", "argmin", "norm" (p = 2), "logsumexp", "count_nonzero", "all", "any",
+ * "sum_of_squares", and every reduction added as a row of contract/reductions.h) of t over
+ * dims, exactly as its own function computes it: the same output dtype rule (dtype= for the
+ * ops that take one; any other dtype than TENSOR_DTYPE_DEFAULT is an error for the others),
+ * empty-input rule, errors and
+ * results. argmax, argmin and prod reduce one dim (ndims <= 1; none: every dim). t is
+ * BORROWED; returns a new tensor or NULL with the error set (also for an unknown name and for
+ * the two-output reductions "max", "min", "aminmax", "var_mean", which have functions of their
+ * own). */
+TENSOR_API tensor_t *tensor_reduce_named(const char *op, const tensor_t *t, const int *dims, int ndims, bool keepdim,
+                                         tensor_dtype dtype);
+/* The same into out (borrowed; resized as the other out= forms). out's dtype is the result
+ * dtype: asked for when the op takes a dtype, else it must be the op's. */
+TENSOR_API tensor_status tensor_reduce_named_out(tensor_t *out, const char *op, const tensor_t *t, const int *dims,
+                                                 int ndims, bool keepdim);
+
 /* ---- explain ---- */
 /* How the reduction `op` ("sum", "nansum", "prod", "mean", "nanmean", "amax", "amin", "max",
  * "min", "aminmax", "argmax", "argmin", "var", "std", "var_mean", "std_mean", "norm" (p = 2),
