@@ -215,9 +215,51 @@ TT_FAMILY_MINMAX(MinMaxI64, i64, int64_t)
             return tensor_welford_##SFX##_project_mean(a);                                     \
         }                                                                                      \
     };
-TT_FAMILY_WELFORD(WelfordF32, f32, float)
+TT_FAMILY_WELFORD(WelfordF32Base, f32, float)
 TT_FAMILY_WELFORD(WelfordF64, f64, double)
 #undef TT_FAMILY_WELFORD
+
+// The float Welford over N accumulators that fold in lockstep (the kernel's lanes of one vector
+// load, or the outputs of one output vector: each takes one element per step, so all have the
+// same count). Each accumulator computes what tensor_welford_f32_reduce does, bit for bit:
+// __fdividef(delta, n) is delta times the approximate reciprocal of n, so one reciprocal serves
+// the N updates, and the count, the first-element test and the finiteness test are shared
+// (the update's division was most of its cost: var was compute-bound). Accumulators with
+// different counts, or a non-finite difference, take the per-element functor.
+struct WelfordF32 : WelfordF32Base {
+    static constexpr bool reduces_n = true;
+    template <int N>
+    static __device__ __forceinline__ void reduce_n(acc_t (&a)[N], const float (&x)[N]) {
+        bool same = true;
+#pragma unroll
+        for (int k = 1; k < N; k++) same = same && a[k].n == a[0].n;
+        const float n = a[0].n + 1.0f;
+        float d[N], check = 0.0f;
+#pragma unroll
+        for (int k = 0; k < N; k++) {
+            d[k] = x[k] - (n == 1.0f ? x[k] : a[k].shift);
+            check += d[k] - d[k]; // 0 when every d is finite, else NaN
+        }
+        if (!same || check != 0.0f) {
+#pragma unroll
+            for (int k = 0; k < N; k++) a[k] = tensor_welford_f32_reduce(a[k], x[k], 0);
+            return;
+        }
+        const float r = __fdividef(1.0f, n);
+#pragma unroll
+        for (int k = 0; k < N; k++) {
+            if (n == 1.0f) a[k].shift = x[k];
+            a[k].n = n;
+            const float delta = d[k] - a[k].mean;
+            a[k].mean += __fmul_rn(delta, r); // as div.approx: a product, then the add (no FMA)
+            a[k].m2 += delta * (d[k] - a[k].mean);
+        }
+    }
+};
+
+// Whether a family folds N lockstep accumulators at once (reduces_n, reduce_n<N>).
+template <class F, class = void> struct family_reduces_n : std::false_type {};
+template <class F> struct family_reduces_n<F, std::void_t<decltype(F::reduces_n)>> : std::bool_constant<F::reduces_n> {};
 
 // Families that return an input element (amax/amin, argmax/argmin, max/min with indices):
 // their float16 loads keep a NaN's sign (tensor_f16_to_f32's fix-up after the cvt). Every

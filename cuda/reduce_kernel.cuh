@@ -129,6 +129,10 @@ template <class Op> struct op_inputs<Op, std::void_t<decltype(Op::nin)>> : std::
 template <class Op, class = void> struct op_maps : std::false_type {};
 template <class Op> struct op_maps<Op, std::void_t<decltype(Op::maps)>> : std::bool_constant<Op::maps> {};
 
+// Whether an Op folds lockstep accumulators at once (Op::reduces_n; the dynamic tier does not).
+template <class Op, class = void> struct op_reduces_n : std::false_type {};
+template <class Op> struct op_reduces_n<Op, std::void_t<decltype(Op::reduces_n)>> : std::bool_constant<Op::reduces_n> {};
+
 template <class Op, int OVS>
 struct Reducer {
     using scalar_t = typename Op::scalar_t;
@@ -186,6 +190,21 @@ struct Reducer {
     template <typename V>
     __device__ __forceinline__ acc_t red(acc_t a, V x, uint32_t k) const {
         return Op::reduce(a, x, (int64_t)k + p.index_base, p.op_param);
+    }
+    // Elements i0, i0 + 1, ... of one vector load into N accumulators that fold in lockstep,
+    // element i0 + k into acc[k] (k: the element's reduced index; only families that ignore
+    // the index fold several at once).
+    template <int N, class V>
+    __device__ __forceinline__ void red_n(acc_t (&acc)[N], const V (&v)[NIN], int i0, uint32_t k0, uint32_t dk) const {
+        if constexpr (op_reduces_n<Op>::value && N > 1) {
+            val_t x[N];
+#pragma unroll
+            for (int k = 0; k < N; k++) x[k] = ldv(v, i0 + k);
+            Op::template reduce_n<N>(acc, x);
+        } else {
+#pragma unroll
+            for (int k = 0; k < N; k++) acc[k] = red(acc[k], ldv(v, i0 + k), k0 + k * dk);
+        }
     }
 
     __device__ bool x_reduce() const { return p.cfg.input_mult[0] != 0; }
@@ -288,18 +307,30 @@ struct Reducer {
 #pragma unroll
                 for (int q = 0; q < NIN; q++) v[u][q] = vdata[q][idx + u * step];
 #pragma unroll
-            for (int u = 0; u < U; u++)
+            for (int u = 0; u < U; u++) {
+                if constexpr (IN_VEC % NACC == 0) {
 #pragma unroll
-                for (int i = 0; i < IN_VEC; i++)
-                    acc[i % NACC] = red(acc[i % NACC], ldv(v[u], i), head + (idx + u * step) * IN_VEC + i);
+                    for (int i = 0; i < IN_VEC; i += NACC)
+                        red_n(acc, v[u], i, head + (idx + u * step) * IN_VEC + i, 1);
+                } else {
+#pragma unroll
+                    for (int i = 0; i < IN_VEC; i++)
+                        acc[i % NACC] = red(acc[i % NACC], ldv(v[u], i), head + (idx + u * step) * IN_VEC + i);
+                }
+            }
         }
         for (; idx < nvec; idx += step) {
             V a[NIN];
 #pragma unroll
             for (int q = 0; q < NIN; q++) a[q] = vdata[q][idx];
+            if constexpr (IN_VEC % NACC == 0) {
 #pragma unroll
-            for (int i = 0; i < IN_VEC; i++)
-                acc[i % NACC] = red(acc[i % NACC], ldv(a, i), head + idx * IN_VEC + i);
+                for (int i = 0; i < IN_VEC; i += NACC) red_n(acc, a, i, head + idx * IN_VEC + i, 1);
+            } else {
+#pragma unroll
+                for (int i = 0; i < IN_VEC; i++)
+                    acc[i % NACC] = red(acc[i % NACC], ldv(a, i), head + idx * IN_VEC + i);
+            }
         }
         if (input_idx == 0) fold_head_tail(data, s, acc[0], acc[1]);
 #pragma unroll
@@ -374,9 +405,7 @@ struct Reducer {
                 for (int q = 0; q < NIN; q++) v[j][q] = *reinterpret_cast<const V *>(base.at[q] + o.at[q]);
             }
 #pragma unroll
-            for (int j = 0; j < VT0; j++)
-#pragma unroll
-                for (int i = 0; i < OVS; i++) acc[j][i] = red(acc[j][i], ldv(v[j], i), idx + j * step);
+            for (int j = 0; j < VT0; j++) red_n(acc[j], v[j], 0, idx + j * step, 0);
         }
 #pragma unroll
         for (int j = 0; j < VT0; j++) {
@@ -385,8 +414,7 @@ struct Reducer {
                 V v[NIN];
 #pragma unroll
                 for (int q = 0; q < NIN; q++) v[q] = *reinterpret_cast<const V *>(base.at[q] + o.at[q]);
-#pragma unroll
-                for (int i = 0; i < OVS; i++) acc[j][i] = red(acc[j][i], ldv(v, i), idx);
+                red_n(acc[j], v, 0, idx, 0);
             }
             idx += step;
         }
@@ -746,7 +774,8 @@ struct Bounds {
     // The dynamic-cast tier calls its load out of line: it keeps 64 registers for the call.
     // So does a map-reduce of several inputs: a vector load per input is in flight.
     static constexpr int min_blocks =
-        (OVS == 1 && fits_32_registers<Op>::value && !is_dynamic_op<Op>::value && op_inputs<Op>::value == 1) ? 4 : 2;
+        (OVS == 1 && fits_32_registers<Op>::value && !is_dynamic_op<Op>::value && op_inputs<Op>::value == 1) ? 4
+        : 2;
 };
 
 template <class Op, int OVS>
