@@ -221,11 +221,11 @@ TT_FAMILY_WELFORD(WelfordF64, f64, double)
 
 // The float Welford over N accumulators that fold in lockstep (the kernel's lanes of one vector
 // load, or the outputs of one output vector: each takes one element per step, so all have the
-// same count). Each accumulator computes what tensor_welford_f32_reduce does, bit for bit:
-// __fdividef(delta, n) is delta times the approximate reciprocal of n, so one reciprocal serves
-// the N updates, and the count, the first-element test and the finiteness test are shared
-// (the update's division was most of its cost: var was compute-bound). Accumulators with
-// different counts, or a non-finite difference, take the per-element functor.
+// same count). Each accumulator takes tensor_welford_f32_reduce's update with its division
+// __fdividef(delta, n) (an approximate reciprocal of n, then a product) written as the product
+// of delta and one shared reciprocal; the count, the first-element test and the finiteness
+// test are shared too (var was compute-bound). Accumulators with different counts, or a
+// non-finite difference, take the per-element functor.
 struct WelfordF32 : WelfordF32Base {
     static constexpr bool reduces_n = true;
     template <int N>
