@@ -33,7 +33,8 @@
  * output meets one element per row: fold_columns takes whole rows, read as they lie, into a
  * row of accumulators, with each output's arithmetic that of fold over its elements (the same
  * blocks, lanes and tree), so the bits do not depend on the layout; the loops run across
- * outputs, which the compiler vectorises for simple functors.
+ * outputs, which the compiler vectorises for simple functors (partial results for up to 8 KB
+ * of accumulators a row, 48 KB in all, live on the stack of the calling thread).
  *
  * A reduction that needs the elements' indices (argmax-like) writes tensor_reduction_fns by
  * hand: fold receives the index of its first element (fold_columns that of its first row). */
