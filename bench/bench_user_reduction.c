@@ -1,6 +1,7 @@
 /* A user reduction against the built-in doing the same math, same process, same input:
  *   abs-sum (ops/reduction_kit.h) vs tensor_norm(p = 1), and a user sum vs tensor_sum,
- * over the inner dim of [rows, cols] (and every dim), float32 and bfloat16, 1 thread and all.
+ * over the inner dim of [rows, cols], every dim, and dim 0 (outputs along the rows: the
+ * fold_columns path), float32, bfloat16 and float16, 1 thread and all.
  * Prints median milliseconds of REPS calls and the ratio user / built-in.
  * Usage: bench_user_reduction [REPS] */
 #define _POSIX_C_SOURCE 199309L
@@ -71,29 +72,34 @@ int main(int argc, char **argv) {
     tensor_reduction *sum = tensor_reduction_register(&d);
     int64_t shape[2] = {4096, 4096};
     tensor_t *x32 = tensor_rand(2, shape, 1, TENSOR_FLOAT32, tensor_cpu());
-    tensor_t *x16 = tensor_to_dtype(x32, TENSOR_BFLOAT16);
-    int inner = 1, all_threads = tensor_get_num_threads();
+    tensor_t *xb = tensor_to_dtype(x32, TENSOR_BFLOAT16), *xh = tensor_to_dtype(x32, TENSOR_FLOAT16);
+    const tensor_t *xs[3] = {x32, xb, xh};
+    static const char *const dts[3] = {"float32", "bfloat16", "float16"};
+    static const char *const overs[3] = {"dim 1", "all", "dim 0"};
+    static const int dim_of[3] = {1, 0, 0};
+    int all_threads = tensor_get_num_threads();
     printf("| case | threads | user ms | built-in ms | user / built-in |\n|---|---:|---:|---:|---:|\n");
     for (int th = 0; th < 2; th++) {
         tensor_set_num_threads(th == 0 ? 1 : all_threads);
-        for (int k = 0; k < 2; k++) {
-            const tensor_t *x = k == 0 ? x32 : x16;
-            const char *dt = k == 0 ? "float32" : "bfloat16";
-            for (int all = 0; all < 2; all++) {
-                const int *dims = all ? NULL : &inner;
-                int nd = all ? 0 : 1;
+        for (int k = 0; k < 3; k++) {
+            const tensor_t *x = xs[k];
+            const char *dt = dts[k];
+            for (int o = 0; o < 3; o++) {
+                const int *dims = o == 1 ? NULL : &dim_of[o];
+                int nd = o == 1 ? 0 : 1;
                 double u = median_ms(call_user, x, dims, nd, abs_sum, reps);
                 double b = median_ms(call_norm1, x, dims, nd, NULL, reps);
                 printf("| abs-sum vs norm(p=1), %s [4096, 4096] over %s | %d | %.3f | %.3f | %.2f |\n", dt,
-                       all ? "all" : "dim 1", tensor_get_num_threads(), u, b, u / b);
+                       overs[o], tensor_get_num_threads(), u, b, u / b);
                 u = median_ms(call_user, x, dims, nd, sum, reps);
                 b = median_ms(call_sum, x, dims, nd, NULL, reps);
                 printf("| user sum vs tensor_sum, %s [4096, 4096] over %s | %d | %.3f | %.3f | %.2f |\n", dt,
-                       all ? "all" : "dim 1", tensor_get_num_threads(), u, b, u / b);
+                       overs[o], tensor_get_num_threads(), u, b, u / b);
             }
         }
     }
-    tensor_release(x16);
+    tensor_release(xh);
+    tensor_release(xb);
     tensor_release(x32);
     tensor_reduction_release(abs_sum);
     tensor_reduction_release(sum);

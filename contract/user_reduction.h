@@ -51,8 +51,9 @@ typedef struct tensor_reduction_source {
     const char *project;  /* VAL project(ACC acc, int64_t count) */
 } tensor_reduction_source;
 
-/* The callbacks of one value type. `acc` points to acc_size bytes aligned to 16; `user` is the
- * definition's user pointer. */
+/* The callbacks of one value type. `acc` points to acc_size bytes aligned to the smaller of 16
+ * and acc_size rounded up to a power of two (so suitably for any type of at most acc_size
+ * bytes); `user` is the definition's user pointer. */
 typedef struct tensor_reduction_fns {
     /* *acc = the identity. */
     void (*init)(void *acc, const void *user);
@@ -77,6 +78,22 @@ typedef struct tensor_reduction_fns {
      * (or clears) this too. */
     void (*fold_stored)(void *acc, const void *const *elems, int64_t n, int64_t first, tensor_dtype stored,
                         const void *user);
+    /* Optional (NULL: the library hands fold one output's elements at a time): fold's work for n
+     * outputs at once, when each output meets one element per row (the reduced dim is not the
+     * innermost: a sum over dim 0 of a row-major matrix). n accumulators at acc, acc +
+     * acc_stride, ... (acc_stride >= acc_size, each aligned as above); nrows rows of n
+     * elements: input k's row r at (const char *)rows[k] + r * row_strides[k] (bytes; 0 for a
+     * broadcast input), n contiguous elements of dtype `stored`, the reduced index of row r
+     * first + r. Accumulator i must end as fold(acc + i * acc_stride, column i's nrows values,
+     * nrows, first) leaves it. `stored` is the value type's dtype (TENSOR_FLOAT32, _FLOAT64,
+     * _INT64), or bfloat16 / float16 where fold_stored would get them (so only with fold_stored
+     * set), converted as there. nrows is 1 where each output meets a single element (a kept
+     * dim 0): one element per accumulator. It lets one call vectorise across outputs instead of
+     * gathering each output's strided elements. Code that replaces a kit-made fold replaces (or
+     * clears) this too. */
+    void (*fold_columns)(void *acc, size_t acc_stride, int64_t n, const void *const *rows,
+                         const int64_t *row_strides, int64_t nrows, int64_t first, tensor_dtype stored,
+                         const void *user);
 } tensor_reduction_fns;
 
 /* One call of a user reduction (or of a fused built-in that runs as one), for a backend. */

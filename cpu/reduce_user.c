@@ -3,7 +3,10 @@
  * the user's fold sees whole runs where it can read them as they are (dense values, or dense
  * bfloat16 / float16 for a fold_stored), else tiles converted into stack buffers through the
  * output dtype's value set (the built-ins' converters), cut at multiples of
- * TENSOR_REDUCTION_BLOCK of the reduced index; single elements when dim 0 is kept. */
+ * TENSOR_REDUCTION_BLOCK of the reduced index. Where the outputs lie along the rows instead (a
+ * reduced dim 0 strided, a kept dim dense: a sum over dim 0 of a row-major matrix; or a kept
+ * dim 0), fold_columns takes whole rows of outputs, read in place; without it each output's
+ * elements are gathered into tiles (single elements when dim 0 is kept). */
 #include <stdalign.h>
 #include <string.h>
 
@@ -18,7 +21,7 @@
 typedef struct user_ctx {
     const tensor_user_reduce_call *call;
     int nin;
-    size_t acc_stride; /* acc_size rounded up to 16 (the driver packs accumulators) */
+    size_t acc_stride; /* the accumulators' spacing in the driver's buffers (acc_stride_of) */
     size_t val_size;
     cpu_cvt_fn cvt[TENSOR_REDUCTION_MAX_INPUTS];
     bool plain[TENSOR_REDUCTION_MAX_INPUTS]; /* the input's elements are already values */
@@ -27,16 +30,56 @@ typedef struct user_ctx {
      * callbacks have fold_stored: dense runs go to it whole, converted in the user's loop. */
     tensor_dtype stored;
     bool use_stored;
+    tensor_dtype value_dtype; /* the value type's dtype, for fold_columns */
 } user_ctx;
+
+/* acc_size rounded up to a multiple of the smaller of 16 and acc_size rounded up to a power of
+ * two: the alignment the contract promises (enough for any type of acc_size bytes), in
+ * buffers the driver aligns to 64. Packed this tight, a row of float accumulators is
+ * consecutive floats, which a kit-made fold_columns vectorises; 16 bytes apart it could not. */
+static size_t acc_stride_of(size_t acc_size) {
+    size_t a = 1;
+    while (a < acc_size && a < 16) a *= 2;
+    return (acc_size + a - 1) / a * a;
+}
 
 static void user_init(void *acc, int64_t n, void *ctx) {
     const user_ctx *c = ctx;
     for (int64_t i = 0; i < n; i++) c->call->fns->init((char *)acc + (size_t)i * c->acc_stride, c->call->user);
 }
 
-static void user_loop(char **data, const int64_t *strides, int64_t size0, int64_t size1,
-                      const tensor_iter_reduce_pos *pos, void *ctx) {
-    const user_ctx *c = ctx;
+/* An outer block (dim 0 reduced, a row of size1 outputs per reduced index, iterator.h) whose
+ * inputs all lie dense along the row, as values or as 16-bit floats for fold_stored, goes to
+ * fold_columns whole: the rows are read in place, as they lie in memory. Gathering each
+ * output's strided elements into a tile (the fallback below) touches a cache line and a page
+ * per element. Returns false, doing nothing, for any other block. */
+static bool user_columns(const user_ctx *c, char **data, const int64_t *strides, int64_t size0, int64_t size1,
+                         const tensor_iter_reduce_pos *pos) {
+    const tensor_reduction_fns *f = c->call->fns;
+    const int nt = 1 + c->nin;
+    if (f->fold_columns == NULL || strides[0] != 0 || strides[nt] == 0 || pos->index_stride0 != 1 ||
+        pos->index_stride1 != 0)
+        return false;
+    bool in_place = true, stored = c->use_stored, rows_in_place = true, rows_stored = c->use_stored;
+    for (int k = 0; k < c->nin; k++) {
+        in_place = in_place && c->plain[k] && strides[1 + k] == (int64_t)c->val_size;
+        stored = stored && strides[1 + k] == 2;
+        rows_in_place = rows_in_place && c->plain[k] && strides[nt + 1 + k] == (int64_t)c->val_size;
+        rows_stored = rows_stored && strides[nt + 1 + k] == 2;
+    }
+    /* Dense along dim 0 too: the whole runs of the inner path read better. */
+    if (in_place || stored || !(rows_in_place || rows_stored)) return false;
+    const void *rows[TENSOR_REDUCTION_MAX_INPUTS];
+    for (int k = 0; k < c->nin; k++) rows[k] = data[1 + k];
+    f->fold_columns(data[0], (size_t)strides[nt], size1, rows, strides + 1, size0, pos->index0,
+                    rows_in_place ? c->value_dtype : c->stored, c->call->user);
+    return true;
+}
+
+/* Every other block, through fold (and fold_stored, and fold_columns for a kept dim 0). Not
+ * inlined: its stack buffers stay off the stack of the fold_columns path, which has its own. */
+__attribute__((noinline)) static void user_blocks(const user_ctx *c, char **data, const int64_t *strides,
+                                                  int64_t size0, int64_t size1, const tensor_iter_reduce_pos *pos) {
     const tensor_reduction_fns *f = c->call->fns;
     const int nt = 1 + c->nin;
     alignas(16) char buf[TENSOR_REDUCTION_MAX_INPUTS][USER_TILE * sizeof(double)];
@@ -80,7 +123,26 @@ static void user_loop(char **data, const int64_t *strides, int64_t size0, int64_
                 f->fold(acc, vals, n, first, c->call->user);
                 t += n;
             }
-        } else { /* dim 0 kept: one element per accumulator */
+        } else if (f->fold_columns != NULL) { /* dim 0 kept: one element per accumulator */
+            /* A row of accumulators per call, each input converted in one go (or read in
+             * place), rather than a conversion and a fold call per element. The row's elements
+             * share one reduced index. */
+            static const int64_t no_strides[TENSOR_REDUCTION_MAX_INPUTS] = {0};
+            for (int64_t t = 0; t < size0;) {
+                const int64_t n = size0 - t < USER_TILE ? size0 - t : USER_TILE;
+                for (int k = 0; k < c->nin; k++) {
+                    const char *src = data[1 + k] + j * strides[nt + 1 + k] + t * strides[1 + k];
+                    if (c->plain[k] && strides[1 + k] == (int64_t)c->val_size) vals[k] = src;
+                    else {
+                        c->cvt[k](buf[k], src, strides[1 + k], n);
+                        vals[k] = buf[k];
+                    }
+                }
+                f->fold_columns(acc + t * strides[0], (size_t)strides[0], n, vals, no_strides, 1, index,
+                                c->value_dtype, c->call->user);
+                t += n;
+            }
+        } else {
             for (int k = 0; k < c->nin; k++) vals[k] = buf[k];
             for (int64_t i = 0; i < size0; i++) {
                 for (int k = 0; k < c->nin; k++)
@@ -89,6 +151,12 @@ static void user_loop(char **data, const int64_t *strides, int64_t size0, int64_
             }
         }
     }
+}
+
+static void user_loop(char **data, const int64_t *strides, int64_t size0, int64_t size1,
+                      const tensor_iter_reduce_pos *pos, void *ctx) {
+    const user_ctx *c = ctx;
+    if (!user_columns(c, data, strides, size0, size1, pos)) user_blocks(c, data, strides, size0, size1, pos);
 }
 
 static void user_combine(void *acc, const void *later, int64_t n, void *ctx) {
@@ -141,8 +209,9 @@ tensor_status tt_cpu_user_reduce_kernel(struct tensor_iter *iter, const tensor_k
                             TENSOR_REDUCTION_MAX_INPUTS);
     static const cpu_val_kind kinds[] = {CPU_VAL_F32, CPU_VAL_F64, CPU_VAL_I64};
     static const size_t sizes[] = {sizeof(float), sizeof(double), sizeof(int64_t)};
-    user_ctx c = {call, nin, (call->acc_size + 15) / 16 * 16, sizes[call->value], {NULL}, {false},
-                  tensor_iter_dtype(iter, 0), tensor_iter_dtype(iter, 1), false};
+    static const tensor_dtype value_dtypes[] = {TENSOR_FLOAT32, TENSOR_FLOAT64, TENSOR_INT64};
+    user_ctx c = {call, nin, acc_stride_of(call->acc_size), sizes[call->value], {NULL}, {false},
+                  tensor_iter_dtype(iter, 0), tensor_iter_dtype(iter, 1), false, value_dtypes[call->value]};
     c.use_stored = call->fns->fold_stored != NULL && call->value == TENSOR_REDUCTION_F32 &&
                    (c.stored == TENSOR_BFLOAT16 || c.stored == TENSOR_FLOAT16);
     for (int k = 0; k < nin; k++) {

@@ -411,7 +411,7 @@ tensor_t *tensor_vecdot(const tensor_t *a, const tensor_t *b, int dim) {
                                  func, tensor_dtype_name(a->dtype), tensor_dtype_name(b->dtype));
     const tensor_dtype d = a->dtype;
     /* Products that need no rounding (float32, float64, int64) take the kit's fold; the others
-     * round each product, so the kit's fold_stored (which would not) goes too. */
+     * round each product, so the kit's fold_stored and fold_columns (which would not) go too. */
     const bool exact = d == TENSOR_FLOAT32 || d == TENSOR_FLOAT64 || d == TENSOR_INT64;
     tensor_reduction_def def = {"vecdot", 2, sizeof(double), TENSOR_REDUCTION_DTYPE_SUM, true, {{0}}, &d};
     def.fns[TENSOR_REDUCTION_F64] = vd_f64;
@@ -420,8 +420,10 @@ tensor_t *tensor_vecdot(const tensor_t *a, const tensor_t *b, int dim) {
     if (!exact) {
         def.fns[TENSOR_REDUCTION_F32].fold = vdr_fold_f32;
         def.fns[TENSOR_REDUCTION_F32].fold_stored = NULL;
+        def.fns[TENSOR_REDUCTION_F32].fold_columns = NULL;
         def.fns[TENSOR_REDUCTION_I64].fold = vdr_fold_i64;
         def.fns[TENSOR_REDUCTION_I64].fold_stored = NULL;
+        def.fns[TENSOR_REDUCTION_I64].fold_columns = NULL;
     }
     const tensor_t *in[2] = {a, b};
     tensor_t *out = NULL;

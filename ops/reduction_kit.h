@@ -21,14 +21,23 @@
  * are what let the compiler vectorise simple functors.
  *
  * The loops are compiled in the including file, as the library's own are: on x86-64 GCC and
- * Clang a second copy for AVX2, taken on CPUs that have it (the same additions, so the same
- * bits: without -ffast-math the compiler only vectorises across the independent lanes; define
- * TENSOR_REDUCTION_KIT_NO_AVX2 to keep one copy); pairs of full blocks of values are read side
- * by side (two streams in flight); and bfloat16 / float16 inputs are converted in registers
- * (fold_stored) instead of through the library's buffers.
+ * Clang a second copy for AVX2 and F16C, taken on CPUs that have both (the same additions, so
+ * the same bits: without -ffast-math the compiler only vectorises across the independent
+ * lanes; define TENSOR_REDUCTION_KIT_NO_AVX2 to keep one copy); pairs of full blocks of values
+ * are read side by side (two streams in flight); and bfloat16 / float16 inputs are converted in
+ * registers (fold_stored) instead of through the library's buffers, float16 with F16C in the
+ * AVX2 copy (and in the one copy of a file compiled with F16C enabled, e.g. -mf16c): an exact
+ * conversion, so the same bits as the integer one.
+ *
+ * When the reduced dim is not the innermost (a sum over dim 0 of a row-major matrix), each
+ * output meets one element per row: fold_columns takes whole rows, read as they lie, into a
+ * row of accumulators, with each output's arithmetic that of fold over its elements (the same
+ * blocks, lanes and tree), so the bits do not depend on the layout; the loops run across
+ * outputs, which the compiler vectorises for simple functors (partial results for up to 8 KB
+ * of accumulators a row, 48 KB in all, live on the stack of the calling thread).
  *
  * A reduction that needs the elements' indices (argmax-like) writes tensor_reduction_fns by
- * hand: fold receives the index of its first element. */
+ * hand: fold receives the index of its first element (fold_columns that of its first row). */
 #ifndef TENSOR_REDUCTION_KIT_H
 #define TENSOR_REDUCTION_KIT_H
 
@@ -47,13 +56,32 @@
     !defined(TENSOR_REDUCTION_KIT_NO_AVX2)
 #define TENSOR_KIT_IF_AVX2_(x) x
 #define TENSOR_KIT_IF_AVX2_ELSE_(x, y) x
+/* The copy converts float16 with F16C too. Every AVX2 CPU has it; GCC can also ask (a virtual
+ * machine's CPUID might leave it out), clang's __builtin_cpu_supports knows no "f16c" (as
+ * cpu/cpu_isa.c). */
+#ifdef __clang__
 #define TENSOR_KIT_HAS_AVX2_() __builtin_cpu_supports("avx2")
+#else
+#define TENSOR_KIT_HAS_AVX2_() (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("f16c"))
+#endif
+#define TENSOR_KIT_AVX2_COPY_ 1
 #else
 #define TENSOR_KIT_IF_AVX2_(x)
 #define TENSOR_KIT_IF_AVX2_ELSE_(x, y) y
 #define TENSOR_KIT_HAS_AVX2_() 0
+#define TENSOR_KIT_AVX2_COPY_ 0
 #endif
-#define TENSOR_KIT_AVX2_ATTR_ __attribute__((target("avx2")))
+#define TENSOR_KIT_AVX2_ATTR_ __attribute__((target("avx2,f16c")))
+/* Whether the baseline copy may convert float16 with F16C: only where the compiler was told
+ * the CPU has it (-mf16c, -march=...); -mavx2 alone does not say so. */
+#if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__) && defined(__F16C__)
+#define TENSOR_KIT_BASE_F16C_ 1
+#else
+#define TENSOR_KIT_BASE_F16C_ 0
+#endif
+#if TENSOR_KIT_AVX2_COPY_ || TENSOR_KIT_BASE_F16C_
+#include <immintrin.h>
+#endif
 #if defined(__GNUC__) || defined(__clang__)
 #define TENSOR_KIT_PREFETCH_(p) __builtin_prefetch(p)
 #else
@@ -97,6 +125,51 @@
             l_[q_] = REDUCE(l_[q_], MAP(x_));                                                                   \
         }                                                                                                       \
         for (int w_ = 1; w_ < TENSOR_REDUCTION_KIT_LANES; w_ *= 2) /* a fixed tree: (0 1) (2 3) ..., pairs */   \
+            for (int q_ = 0; q_ < TENSOR_REDUCTION_KIT_LANES; q_ += 2 * w_) l_[q_] = COMBINE(l_[q_], l_[q_ + w_]); \
+        return COMBINE(a0_, l_[0]);                                                                             \
+    }
+
+/* 32 = TENSOR_REDUCTION_KIT_LANES float16 elements at src into floats at dst, 8 per vcvtph2ps
+ * (which gives tensor_f16_to_f32's bits: the conversion is exact, and a NaN keeps its sign and
+ * payload and is made quiet). Inside an F16C function only. */
+#define TENSOR_KIT_CVT_LANES_F16C_(dst, src)                                                                    \
+    for (int g_ = 0; g_ < TENSOR_REDUCTION_KIT_LANES; g_ += 8)                                                  \
+    _mm256_storeu_ps((dst) + g_, _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(const void *)((src) + g_))))
+
+/* TENSOR_KIT_BLOCK_FN_ for float16 elements with F16C (ATTR must enable it): each group of
+ * lanes is converted into a small array first, 8 elements per instruction, then the same lane
+ * loop runs over it. Elements go to the same lanes and the same tree as there; only the
+ * conversion differs, and it gives the same floats. Short blocks and the tail convert one by
+ * one. */
+#define TENSOR_KIT_BLOCK_F16C_FN_(FN, ATTR, NIN, VAL_T, ACC_T, IDENTITY, MAP, REDUCE, COMBINE)                  \
+    ATTR static inline ACC_T FN(ACC_T a0_, const uint16_t *const *in_, int64_t m_) {                            \
+        VAL_T x_[(NIN) > 0 ? (NIN) : 1];                                                                        \
+        if (m_ < 2 * TENSOR_REDUCTION_KIT_LANES) {                                                              \
+            for (int64_t i_ = 0; i_ < m_; i_++) {                                                               \
+                for (int k_ = 0; k_ < (NIN); k_++) x_[k_] = TENSOR_KIT_LD_F16_(VAL_T, in_[k_][i_]);             \
+                a0_ = REDUCE(a0_, MAP(x_));                                                                     \
+            }                                                                                                   \
+            return a0_;                                                                                         \
+        }                                                                                                       \
+        float c_[(NIN) > 0 ? (NIN) : 1][TENSOR_REDUCTION_KIT_LANES] __attribute__((aligned(32)));               \
+        ACC_T l_[TENSOR_REDUCTION_KIT_LANES];                                                                   \
+        for (int q_ = 0; q_ < TENSOR_REDUCTION_KIT_LANES; q_++) l_[q_] = IDENTITY();                            \
+        int64_t i_ = 0;                                                                                         \
+        for (; i_ + TENSOR_REDUCTION_KIT_LANES <= m_; i_ += TENSOR_REDUCTION_KIT_LANES) {                       \
+            for (int k_ = 0; k_ < (NIN); k_++) {                                                                \
+                TENSOR_KIT_PREFETCH_(in_[k_] + i_ + TENSOR_KIT_PREFETCH_BYTES_ / sizeof(uint16_t));             \
+                TENSOR_KIT_CVT_LANES_F16C_(c_[k_], in_[k_] + i_);                                               \
+            }                                                                                                   \
+            for (int q_ = 0; q_ < TENSOR_REDUCTION_KIT_LANES; q_++) {                                           \
+                for (int k_ = 0; k_ < (NIN); k_++) x_[k_] = (VAL_T)c_[k_][q_];                                  \
+                l_[q_] = REDUCE(l_[q_], MAP(x_));                                                               \
+            }                                                                                                   \
+        }                                                                                                       \
+        for (int q_ = 0; i_ + q_ < m_; q_++) {                                                                  \
+            for (int k_ = 0; k_ < (NIN); k_++) x_[k_] = TENSOR_KIT_LD_F16_(VAL_T, in_[k_][i_ + q_]);            \
+            l_[q_] = REDUCE(l_[q_], MAP(x_));                                                                   \
+        }                                                                                                       \
+        for (int w_ = 1; w_ < TENSOR_REDUCTION_KIT_LANES; w_ *= 2)                                              \
             for (int q_ = 0; q_ < TENSOR_REDUCTION_KIT_LANES; q_ += 2 * w_) l_[q_] = COMBINE(l_[q_], l_[q_ + w_]); \
         return COMBINE(a0_, l_[0]);                                                                             \
     }
@@ -164,16 +237,204 @@
         return a0_;                                                                                             \
     }
 
-/* One copy of the loops (SFX: _base_ or _avx2_, ATTR its target). Plain values read pairs of
- * blocks (two streams); converted loads read one stream and prefetch (two streams 4 KiB apart
- * were slower there, in the library's bfloat16 sum). */
-#define TENSOR_KIT_VARIANT_(NAME, SFX, ATTR, NIN, VAL_T, ACC_T, IDENTITY, MAP, REDUCE, COMBINE)                  \
+/* Columns (fold_columns): n accumulators, acc_stride bytes apart, each folding one column of
+ * nrows rows (input k's row r at rows[k] + r * row_strides[k] bytes), whose reduced indices
+ * are first, first + 1, ...: each column ends as fold leaves it for its run (the same blocks,
+ * lanes and tree), computed for TENSOR_KIT_COLS_W_ columns side by side so that the compiler
+ * vectorises across columns.
+ *
+ * The lanes go one after another: lane q's rows (q, q + LANES, ... of a block) fold into one
+ * row of W accumulators, eight rows at a time (eight streams of whole row pieces in flight;
+ * the folds stay in row order), and the finished lanes enter the tree in post-order, so only
+ * the lane in progress and five pending subtrees are kept (6 x W accumulators, 48 KB of stack;
+ * pieces half as long streamed markedly slower: docs/perf_log.md). Reading the rows in order
+ * instead needs all 32 lanes at hand: with them in L1 the pieces of rows are too short to
+ * stream, with full rows they no longer fit a cache. */
+#if defined(__GNUC__) && !defined(__clang__)
+#define TENSOR_KIT_NO_UNROLL_ _Pragma("GCC unroll 1")
+#else
+#define TENSOR_KIT_NO_UNROLL_
+#endif
+#define TENSOR_KIT_COLS_W_(ACC_T) (8192 / sizeof(ACC_T) > 0 ? 8192 / sizeof(ACC_T) : 1)
+#if defined(__GNUC__) || defined(__clang__)
+#define TENSOR_KIT_INLINE_ __attribute__((always_inline)) inline
+#else
+#define TENSOR_KIT_INLINE_ inline
+#endif
+/* One row folded into a_ at column c_ (SRC(u, k): input k's element in row u). Written out
+ * for each row rather than looped: GCC -O2 vectorises the column loop around explicit steps
+ * only. */
+#define TENSOR_KIT_STEP_(U, u, NIN, VAL_T, LD, MAP, REDUCE, SRC)                                                \
+    if ((U) > (u)) {                                                                                            \
+        for (int k_ = 0; k_ < (NIN); k_++) x_[k_] = LD(VAL_T, SRC(u, k_));                                      \
+        a_ = REDUCE(a_, MAP(x_));                                                                               \
+    }
+#define TENSOR_KIT_STEPS_(U, NIN, VAL_T, LD, MAP, REDUCE, SRC)                                                  \
+    TENSOR_KIT_STEP_(U, 0, NIN, VAL_T, LD, MAP, REDUCE, SRC)                                                    \
+    TENSOR_KIT_STEP_(U, 1, NIN, VAL_T, LD, MAP, REDUCE, SRC)                                                    \
+    TENSOR_KIT_STEP_(U, 2, NIN, VAL_T, LD, MAP, REDUCE, SRC)                                                    \
+    TENSOR_KIT_STEP_(U, 3, NIN, VAL_T, LD, MAP, REDUCE, SRC)                                                    \
+    TENSOR_KIT_STEP_(U, 4, NIN, VAL_T, LD, MAP, REDUCE, SRC)                                                    \
+    TENSOR_KIT_STEP_(U, 5, NIN, VAL_T, LD, MAP, REDUCE, SRC)                                                    \
+    TENSOR_KIT_STEP_(U, 6, NIN, VAL_T, LD, MAP, REDUCE, SRC)                                                    \
+    TENSOR_KIT_STEP_(U, 7, NIN, VAL_T, LD, MAP, REDUCE, SRC)
+#define TENSOR_KIT_SRC_P_(u, k) p_[u][k][c_]
+#define TENSOR_KIT_SRC_T_(u, k) t_[u][k][cc_]
+/* ROWS(U, ...): rows p_[0 .. U) (U = 1 or 8; p_[u][k] points at input k's w_ elements) folded
+ * in order into l_[0 .. w_). The F16C form converts the next 8 elements of each row into t_
+ * first (one vcvtph2ps each, written out: a loop of them streamed slower), in an F16C
+ * function only. */
+#define TENSOR_KIT_ROWS_LD_(U, NIN, VAL_T, ACC_T, LD, MAP, REDUCE)                                              \
+    for (int64_t c_ = 0; c_ < w_; c_++) {                                                                       \
+        ACC_T a_ = l_[c_];                                                                                      \
+        TENSOR_KIT_STEPS_(U, NIN, VAL_T, LD, MAP, REDUCE, TENSOR_KIT_SRC_P_)                                    \
+        l_[c_] = a_;                                                                                            \
+    }
+#define TENSOR_KIT_CVT_F16C_(U, u, NIN)                                                                         \
+    if ((U) > (u))                                                                                              \
+        for (int k_ = 0; k_ < (NIN); k_++)                                                                      \
+            _mm256_storeu_ps(t_[u][k_],                                                                         \
+                             _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(const void *)(p_[u][k_] + h_))));
+#define TENSOR_KIT_ROWS_F16C_(U, NIN, VAL_T, ACC_T, LD, MAP, REDUCE)                                            \
+    {                                                                                                           \
+        int64_t h_ = 0;                                                                                         \
+        for (; h_ + 8 <= w_; h_ += 8) {                                                                         \
+            float t_[8][(NIN) > 0 ? (NIN) : 1][8];                                                              \
+            TENSOR_KIT_CVT_F16C_(U, 0, NIN) TENSOR_KIT_CVT_F16C_(U, 1, NIN) TENSOR_KIT_CVT_F16C_(U, 2, NIN)     \
+            TENSOR_KIT_CVT_F16C_(U, 3, NIN) TENSOR_KIT_CVT_F16C_(U, 4, NIN) TENSOR_KIT_CVT_F16C_(U, 5, NIN)     \
+            TENSOR_KIT_CVT_F16C_(U, 6, NIN) TENSOR_KIT_CVT_F16C_(U, 7, NIN)                                     \
+            TENSOR_KIT_NO_UNROLL_ for (int cc_ = 0; cc_ < 8; cc_++) {                                           \
+                ACC_T a_ = l_[h_ + cc_];                                                                        \
+                TENSOR_KIT_STEPS_(U, NIN, VAL_T, TENSOR_KIT_LD_VAL_, MAP, REDUCE, TENSOR_KIT_SRC_T_)            \
+                l_[h_ + cc_] = a_;                                                                              \
+            }                                                                                                   \
+        }                                                                                                       \
+        for (int64_t c_ = h_; c_ < w_; c_++) {                                                                  \
+            ACC_T a_ = l_[c_];                                                                                  \
+            TENSOR_KIT_STEPS_(U, NIN, VAL_T, TENSOR_KIT_LD_F16_, MAP, REDUCE, TENSOR_KIT_SRC_P_)                \
+            l_[c_] = a_;                                                                                        \
+        }                                                                                                       \
+    }
+
+/* FN##_tile_(acc, acc_stride, rows, row_strides, nrows, first, c0, w): columns c0 .. c0 + w
+ * (w <= W; inlined, so that a constant w gives fixed-length loops, which GCC -O2 vectorises
+ * without run-time checks). FN(acc, acc_stride, rows, row_strides, nrows, n, first): every
+ * column, W at a time. */
+#define TENSOR_KIT_COLS_FN_(FN, ATTR, NIN, ELEM_T, ROWS, LD, VAL_T, ACC_T, IDENTITY, MAP, REDUCE, COMBINE)      \
+    ATTR static TENSOR_KIT_INLINE_ void FN##_tile_(char *acc_, size_t acc_stride_, const char *const *rows_,    \
+                                                   const int64_t *rs_, int64_t nrows_, int64_t first_,          \
+                                                   int64_t c0_, const int64_t w_) {                             \
+        ACC_T l_[TENSOR_KIT_COLS_W_(ACC_T)], s_[5][TENSOR_KIT_COLS_W_(ACC_T)];                                  \
+        const ELEM_T *p_[8][(NIN) > 0 ? (NIN) : 1];                                                             \
+        VAL_T x_[(NIN) > 0 ? (NIN) : 1];                                                                        \
+        int64_t r_ = 0, m_ = (TENSOR_REDUCTION_BLOCK - first_ % TENSOR_REDUCTION_BLOCK) % TENSOR_REDUCTION_BLOCK; \
+        if (m_ == 0) m_ = TENSOR_REDUCTION_BLOCK;                                                               \
+        while (r_ < nrows_) {                                                                                   \
+            if (m_ > nrows_ - r_) m_ = nrows_ - r_;                                                             \
+            if (m_ < 2 * TENSOR_REDUCTION_KIT_LANES) { /* a short block folds in order */                       \
+                for (int64_t c_ = 0; c_ < w_; c_++)                                                             \
+                    memcpy(&l_[c_], acc_ + (size_t)(c0_ + c_) * acc_stride_, sizeof(ACC_T));                    \
+                int64_t i_ = r_;                                                                                \
+                for (; i_ + 8 <= r_ + m_; i_ += 8) {                                                            \
+                    for (int u_ = 0; u_ < 8; u_++)                                                              \
+                        for (int k_ = 0; k_ < (NIN); k_++)                                                      \
+                            p_[u_][k_] = (const ELEM_T *)(const void *)(rows_[k_] + (i_ + u_) * rs_[k_]) + c0_; \
+                    ROWS(8, NIN, VAL_T, ACC_T, LD, MAP, REDUCE)                                                 \
+                }                                                                                               \
+                for (; i_ < r_ + m_; i_++) {                                                                    \
+                    for (int k_ = 0; k_ < (NIN); k_++)                                                          \
+                        p_[0][k_] = (const ELEM_T *)(const void *)(rows_[k_] + i_ * rs_[k_]) + c0_;             \
+                    ROWS(1, NIN, VAL_T, ACC_T, LD, MAP, REDUCE)                                                 \
+                }                                                                                               \
+                for (int64_t c_ = 0; c_ < w_; c_++)                                                             \
+                    memcpy(acc_ + (size_t)(c0_ + c_) * acc_stride_, &l_[c_], sizeof(ACC_T));                    \
+            } else { /* block row i in lane i % LANES; the lanes' tree; into the accumulator */                 \
+                for (int q_ = 0; q_ < TENSOR_REDUCTION_KIT_LANES; q_++) {                                       \
+                    for (int64_t c_ = 0; c_ < w_; c_++) l_[c_] = IDENTITY();                                    \
+                    int64_t i_ = r_ + q_;                                                                       \
+                    for (; i_ + 7 * TENSOR_REDUCTION_KIT_LANES < r_ + m_; i_ += 8 * TENSOR_REDUCTION_KIT_LANES) { \
+                        for (int u_ = 0; u_ < 8; u_++)                                                          \
+                            for (int k_ = 0; k_ < (NIN); k_++)                                                  \
+                                p_[u_][k_] = (const ELEM_T *)(const void *)(rows_[k_] + (i_ + u_ *              \
+                                             TENSOR_REDUCTION_KIT_LANES) * rs_[k_]) + c0_;                      \
+                        /* the start of the next eight rows' pieces: the streams run ahead from there */        \
+                        for (int u_ = 0; u_ < 8; u_++)                                                          \
+                            for (int k_ = 0; k_ < (NIN); k_++)                                                  \
+                                for (int o_ = 0; o_ < 256; o_ += 64)                                            \
+                                    TENSOR_KIT_PREFETCH_((const char *)(const void *)p_[u_][k_] +               \
+                                                         8 * TENSOR_REDUCTION_KIT_LANES * rs_[k_] + o_);        \
+                        ROWS(8, NIN, VAL_T, ACC_T, LD, MAP, REDUCE)                                             \
+                    }                                                                                           \
+                    for (; i_ < r_ + m_; i_ += TENSOR_REDUCTION_KIT_LANES) {                                    \
+                        for (int k_ = 0; k_ < (NIN); k_++)                                                      \
+                            p_[0][k_] = (const ELEM_T *)(const void *)(rows_[k_] + i_ * rs_[k_]) + c0_;         \
+                        ROWS(1, NIN, VAL_T, ACC_T, LD, MAP, REDUCE)                                             \
+                    }                                                                                           \
+                    /* the tree (TENSOR_KIT_BLOCK_FN_'s pairs) in post-order: lane q closes the subtrees \
+                     * of q's low one bits; s_[b] holds the pending left subtree of 2^b lanes */                \
+                    int b_ = 0;                                                                                 \
+                    for (; (q_ >> b_) & 1; b_++)                                                                \
+                        for (int64_t c_ = 0; c_ < w_; c_++) l_[c_] = COMBINE(s_[b_][c_], l_[c_]);               \
+                    if (q_ < TENSOR_REDUCTION_KIT_LANES - 1)                                                    \
+                        for (int64_t c_ = 0; c_ < w_; c_++) s_[b_][c_] = l_[c_];                                \
+                }                                                                                               \
+                for (int64_t c_ = 0; c_ < w_; c_++) {                                                           \
+                    ACC_T a_;                                                                                   \
+                    memcpy(&a_, acc_ + (size_t)(c0_ + c_) * acc_stride_, sizeof a_);                            \
+                    a_ = COMBINE(a_, l_[c_]);                                                                   \
+                    memcpy(acc_ + (size_t)(c0_ + c_) * acc_stride_, &a_, sizeof a_);                            \
+                }                                                                                               \
+            }                                                                                                   \
+            r_ += m_;                                                                                           \
+            m_ = TENSOR_REDUCTION_BLOCK;                                                                        \
+        }                                                                                                       \
+    }                                                                                                           \
+    ATTR static void FN(char *acc_, size_t acc_stride_, const char *const *rows_, const int64_t *rs_,           \
+                        int64_t nrows_, int64_t n_, int64_t first_) {                                           \
+        const int64_t w_ = (int64_t)TENSOR_KIT_COLS_W_(ACC_T);                                                  \
+        int64_t c0_ = 0;                                                                                        \
+        for (; c0_ + w_ <= n_; c0_ += w_) FN##_tile_(acc_, acc_stride_, rows_, rs_, nrows_, first_, c0_, w_);   \
+        if (c0_ < n_) FN##_tile_(acc_, acc_stride_, rows_, rs_, nrows_, first_, c0_, n_ - c0_);                 \
+    }
+
+/* One copy of the loops (SFX: _base_ or _avx2_, ATTR its target; F16C: 1 where ATTR or the
+ * compiler enables F16C). Plain values read pairs of blocks (two streams); converted loads read
+ * one stream and prefetch (two streams 4 KiB apart were slower there, in the library's bfloat16
+ * sum). */
+#define TENSOR_KIT_VARIANT_(NAME, SFX, ATTR, F16C, NIN, VAL_T, ACC_T, IDENTITY, MAP, REDUCE, COMBINE)           \
     TENSOR_KIT_LOADS_(NAME, SFX, ATTR, NIN, VAL_T, TENSOR_KIT_LD_VAL_, 0, 1, v, VAL_T, ACC_T, IDENTITY, MAP,     \
                       REDUCE, COMBINE)                                                                           \
     TENSOR_KIT_LOADS_(NAME, SFX, ATTR, NIN, uint16_t, TENSOR_KIT_LD_BF16_, 1, 0, b, VAL_T, ACC_T, IDENTITY, MAP, \
                       REDUCE, COMBINE)                                                                           \
+    TENSOR_KIT_LOADS_F16_(F16C, NAME, SFX, ATTR, NIN, VAL_T, ACC_T, IDENTITY, MAP, REDUCE, COMBINE)             \
+    TENSOR_KIT_COLS_FN_(NAME##_colsv##SFX, ATTR, NIN, VAL_T, TENSOR_KIT_ROWS_LD_, TENSOR_KIT_LD_VAL_, VAL_T,    \
+                        ACC_T, IDENTITY, MAP, REDUCE, COMBINE)                                                  \
+    TENSOR_KIT_COLS_FN_(NAME##_colsb##SFX, ATTR, NIN, uint16_t, TENSOR_KIT_ROWS_LD_, TENSOR_KIT_LD_BF16_, VAL_T,  \
+                        ACC_T, IDENTITY, MAP, REDUCE, COMBINE)                                                  \
+    TENSOR_KIT_COLS_F16_(F16C, NAME##_colsh##SFX, ATTR, NIN, VAL_T, ACC_T, IDENTITY, MAP, REDUCE, COMBINE)
+/* The float16 loads (TAG h): through F16C when F16C is 1, else one element at a time. F16C is
+ * expanded (TENSOR_KIT_BASE_F16C_ to 0 or 1) before the paste below. */
+#define TENSOR_KIT_LOADS_F16_(F16C, ...) TENSOR_KIT_LOADS_F16_PICK_(F16C, __VA_ARGS__)
+#define TENSOR_KIT_LOADS_F16_PICK_(F16C, ...) TENSOR_KIT_LOADS_F16_##F16C##_(__VA_ARGS__)
+#define TENSOR_KIT_LOADS_F16_0_(NAME, SFX, ATTR, NIN, VAL_T, ACC_T, IDENTITY, MAP, REDUCE, COMBINE)             \
     TENSOR_KIT_LOADS_(NAME, SFX, ATTR, NIN, uint16_t, TENSOR_KIT_LD_F16_, 1, 0, h, VAL_T, ACC_T, IDENTITY, MAP,  \
                       REDUCE, COMBINE)
+/* The float16 columns: rows converted with F16C into the tile's array, or one by one. */
+#define TENSOR_KIT_COLS_F16_(F16C, ...) TENSOR_KIT_COLS_F16_PICK_(F16C, __VA_ARGS__)
+#define TENSOR_KIT_COLS_F16_PICK_(F16C, ...) TENSOR_KIT_COLS_F16_##F16C##_(__VA_ARGS__)
+#define TENSOR_KIT_COLS_F16_0_(FN, ATTR, NIN, VAL_T, ACC_T, IDENTITY, MAP, REDUCE, COMBINE)                     \
+    TENSOR_KIT_COLS_FN_(FN, ATTR, NIN, uint16_t, TENSOR_KIT_ROWS_LD_, TENSOR_KIT_LD_F16_, VAL_T, ACC_T, IDENTITY, \
+                        MAP, REDUCE, COMBINE)
+#define TENSOR_KIT_COLS_F16_1_(FN, ATTR, NIN, VAL_T, ACC_T, IDENTITY, MAP, REDUCE, COMBINE)                     \
+    TENSOR_KIT_COLS_FN_(FN, ATTR, NIN, uint16_t, TENSOR_KIT_ROWS_F16C_, TENSOR_KIT_LD_F16_, VAL_T, ACC_T,       \
+                        IDENTITY, MAP, REDUCE, COMBINE)
+/* (the pair function is never called: converted loads do not read pairs) */
+#define TENSOR_KIT_LOADS_F16_1_(NAME, SFX, ATTR, NIN, VAL_T, ACC_T, IDENTITY, MAP, REDUCE, COMBINE)             \
+    TENSOR_KIT_BLOCK_F16C_FN_(NAME##_blkh##SFX, ATTR, NIN, VAL_T, ACC_T, IDENTITY, MAP, REDUCE, COMBINE)        \
+    TENSOR_KIT_BLOCK2_FN_(NAME##_blk2h##SFX, ATTR, NIN, uint16_t, TENSOR_KIT_LD_F16_, VAL_T, ACC_T, IDENTITY,   \
+                          MAP, REDUCE, COMBINE)                                                                 \
+    TENSOR_KIT_RUN_FN_(NAME##_runh##SFX, ATTR, NIN, uint16_t, ACC_T, COMBINE, NAME##_blkh##SFX,                 \
+                       NAME##_blk2h##SFX, 0)
 /* The block, pair and run functions of one load (TAG: v, b, h). */
 #define TENSOR_KIT_LOADS_(NAME, SFX, ATTR, NIN, ELEM_T, LD, PF, PAIRS, TAG, VAL_T, ACC_T, IDENTITY, MAP, REDUCE,  \
                           COMBINE)                                                                               \
@@ -187,12 +448,13 @@
 #define TENSOR_REDUCTION_FNS(NAME, NIN, VAL_T, ACC_T, IDENTITY, MAP, REDUCE, COMBINE, PROJECT)                  \
     TENSOR_REDUCTION_CALLBACKS_(NAME, NIN, VAL_T, ACC_T, IDENTITY, MAP, REDUCE, COMBINE, PROJECT)                \
     static const tensor_reduction_fns NAME = {NAME##_init, NAME##_fold, NAME##_combine, NAME##_project, NULL,   \
-                                              NAME##_fold_stored};
+                                              NAME##_fold_stored, NAME##_fold_columns};
 
-/* The callbacks NAME##_init / _fold / _fold_stored / _combine / _project. */
+/* The callbacks NAME##_init / _fold / _fold_stored / _fold_columns / _combine / _project. */
 #define TENSOR_REDUCTION_CALLBACKS_(NAME, NIN, VAL_T, ACC_T, IDENTITY, MAP, REDUCE, COMBINE, PROJECT)           \
-    TENSOR_KIT_VARIANT_(NAME, _base_, , NIN, VAL_T, ACC_T, IDENTITY, MAP, REDUCE, COMBINE)                       \
-    TENSOR_KIT_IF_AVX2_(TENSOR_KIT_VARIANT_(NAME, _avx2_, TENSOR_KIT_AVX2_ATTR_, NIN, VAL_T, ACC_T, IDENTITY,    \
+    TENSOR_KIT_VARIANT_(NAME, _base_, , TENSOR_KIT_BASE_F16C_, NIN, VAL_T, ACC_T, IDENTITY, MAP, REDUCE,        \
+                        COMBINE)                                                                                \
+    TENSOR_KIT_IF_AVX2_(TENSOR_KIT_VARIANT_(NAME, _avx2_, TENSOR_KIT_AVX2_ATTR_, 1, NIN, VAL_T, ACC_T, IDENTITY, \
                                             MAP, REDUCE, COMBINE))                                               \
     static void NAME##_init(void *acc_, const void *user_) {                                                    \
         (void)user_;                                                                                            \
@@ -224,6 +486,24 @@
                                         : NAME##_runh_base_(a_, in_, n_, first_);                               \
         memcpy(acc_, &a_, sizeof a_);                                                                           \
     }                                                                                                           \
+    static void NAME##_fold_columns(void *acc_, size_t acc_stride_, int64_t n_, const void *const *rows_,       \
+                                    const int64_t *row_strides_, int64_t nrows_, int64_t first_,                \
+                                    tensor_dtype stored_, const void *user_) {                                  \
+        (void)user_;                                                                                            \
+        const char *r_[(NIN) > 0 ? (NIN) : 1];                                                                  \
+        for (int k_ = 0; k_ < (NIN); k_++) r_[k_] = (const char *)rows_[k_];                                    \
+        char *a_ = (char *)acc_;                                                                                \
+        const int avx2_ = TENSOR_KIT_HAS_AVX2_();                                                               \
+        if (stored_ == TENSOR_BFLOAT16)                                                                         \
+            (avx2_ ? TENSOR_KIT_PICK_FN_(NAME##_colsb) : NAME##_colsb_base_)(a_, acc_stride_, r_, row_strides_, \
+                                                                            nrows_, n_, first_);                \
+        else if (stored_ == TENSOR_FLOAT16)                                                                     \
+            (avx2_ ? TENSOR_KIT_PICK_FN_(NAME##_colsh) : NAME##_colsh_base_)(a_, acc_stride_, r_, row_strides_, \
+                                                                            nrows_, n_, first_);                \
+        else                                                                                                    \
+            (avx2_ ? TENSOR_KIT_PICK_FN_(NAME##_colsv) : NAME##_colsv_base_)(a_, acc_stride_, r_, row_strides_, \
+                                                                            nrows_, n_, first_);                \
+    }                                                                                                           \
     static void NAME##_combine(void *acc_, const void *later_, const void *user_) {                             \
         (void)user_;                                                                                            \
         ACC_T a_, b_;                                                                                           \
@@ -242,6 +522,9 @@
 /* The AVX2 copy's run function where there is one, else the baseline's (never taken then). */
 #define TENSOR_KIT_PICK_(RUN, a, in, n, first) TENSOR_KIT_PICK2_(RUN, a, in, n, first)
 #define TENSOR_KIT_PICK2_(RUN, a, in, n, first) TENSOR_KIT_IF_AVX2_ELSE_(RUN##_avx2_, RUN##_base_)(a, in, n, first)
+/* The same for any function of the copies, by name. */
+#define TENSOR_KIT_PICK_FN_(FN) TENSOR_KIT_PICK_FN2_(FN)
+#define TENSOR_KIT_PICK_FN2_(FN) TENSOR_KIT_IF_AVX2_ELSE_(FN##_avx2_, FN##_base_)
 
 /* The same callbacks, plus the functor's source for CUDA tensors (compiled at run time on the
  * first CUDA call and cached: docs/functors.md). SOURCE is a string holding the definitions of
@@ -255,6 +538,6 @@
     static const tensor_reduction_source NAME##_source_ = {SOURCE, #ACC_T, #IDENTITY, #MAP, #REDUCE, #COMBINE, \
                                                            #PROJECT};                                        \
     static const tensor_reduction_fns NAME = {NAME##_init, NAME##_fold, NAME##_combine, NAME##_project,       \
-                                              &NAME##_source_, NAME##_fold_stored};
+                                              &NAME##_source_, NAME##_fold_stored, NAME##_fold_columns};
 
 #endif

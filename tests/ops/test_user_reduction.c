@@ -1,7 +1,9 @@
 /* User reductions (ops/reduction.h, ops/reduction_kit.h) against compositions of built-ins:
  * one and two inputs, broadcasting, struct accumulators, dtype rules, out=, empty reductions,
- * thread-count independence, tensor_vecdot, and every error path of the registry. */
+ * thread-count independence, the kit's paths against each other (fold, fold_stored,
+ * fold_columns, F16C), tensor_vecdot, and every error path of the registry. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -257,9 +259,9 @@ static void test_struct_accumulator_and_threads(void **state) {
 }
 
 /* The kit's arithmetic depends on the shape only: whole dense runs, runs of bfloat16 / float16
- * converted in the kit's loop (fold_stored), tiles the library converts (a strided run, or
- * fold_stored cleared), the AVX2 and the baseline copy of the loops, 1 and 4 threads: the
- * same bits. */
+ * converted in the kit's loop (fold_stored), tiles the library converts (fold_stored cleared),
+ * a strided reduced dim read by rows (fold_columns), the AVX2 and the baseline copy of the
+ * loops, 1 and 4 threads: the same bits. */
 tensor_reduction_fns tt_test_kit_baseline_sum(void);
 tensor_reduction_fns tt_test_kit_baseline_abs_sum(void);
 
@@ -293,7 +295,7 @@ static void test_kit_paths_agree(void **state) {
             tensor_reduction_fns tiles = kit;
             tiles.fold_stored = NULL;
             tensor_t *x = rand_cpu(2, (int64_t[]){37, 9000}, 31 + (uint64_t)t, dts[t]);
-            /* the same values with the reduced dim strided: the library converts tiles */
+            /* the same values with the reduced dim strided: rows of outputs (fold_columns) */
             tensor_t *xt = tensor_transpose(x, 0, 1), *col = tensor_contiguous(xt), *strided = tensor_transpose(col, 0, 1);
             assert_non_null(strided);
             for (int all = 0; all < 2; all++) {
@@ -325,6 +327,241 @@ static void test_kit_paths_agree(void **state) {
             tensor_release(xt);
             tensor_release(x);
         }
+    tensor_set_num_threads(saved);
+}
+
+/* ---- fold_columns: outputs that meet one element per row (a reduced dim that is not the
+ * innermost) take the kit's fold_columns, which must give fold's bits for each output ---- */
+
+static tensor_t *reduce_def(tensor_reduction_def d, const tensor_t *x, const int *dims, int nd) {
+    static int serial;
+    char name[32];
+    snprintf(name, sizeof name, "test_cols_%d", serial++);
+    d.name = name;
+    tensor_reduction *r = tensor_reduction_register(&d);
+    assert_non_null(r);
+    const tensor_t *in[1] = {x};
+    tensor_t *y = tensor_reduce(r, in, 1, dims, nd, false, TENSOR_DTYPE_DEFAULT);
+    if (y == NULL) fail_msg("%s", tensor_last_error());
+    assert_int_equal(tensor_reduction_release(r), TENSOR_OK);
+    return y;
+}
+
+/* Same bits with fold_columns (1 and 2 threads) as without it (fold over gathered tiles), for
+ * one definition on one input. */
+static void expect_columns_agree(tensor_reduction_def d, tensor_reduction_value v, const tensor_t *x, const int *dims,
+                                 int nd, const char *what) {
+    const int saved = tensor_get_num_threads();
+    tensor_reduction_def plain = d;
+    plain.fns[v].fold_columns = NULL;
+    tensor_set_num_threads(1);
+    tensor_t *want = reduce_def(plain, x, dims, nd);
+    tensor_t *got = reduce_def(d, x, dims, nd);
+    char msg[160];
+    snprintf(msg, sizeof msg, "%s: fold_columns vs fold", what);
+    expect_same_bits(want, got, msg);
+    tensor_release(got);
+    tensor_set_num_threads(2);
+    got = reduce_def(d, x, dims, nd);
+    snprintf(msg, sizeof msg, "%s: 2 threads", what);
+    expect_same_bits(want, got, msg);
+    tensor_release(got);
+    tensor_set_num_threads(saved);
+    tensor_release(want);
+}
+
+static tensor_t *rand_dt(int ndim, const int64_t *shape, uint64_t seed, tensor_dtype dt) {
+    if (dt == TENSOR_INT64) {
+        tensor_t *f = rand_cpu(ndim, shape, seed, TENSOR_FLOAT32);
+        tensor_t *big = tensor_mul_scalar(f, tensor_scalar_float(1e6));
+        tensor_t *i = tensor_to_dtype(big, TENSOR_INT64);
+        tensor_release(big);
+        tensor_release(f);
+        assert_non_null(i);
+        return i;
+    }
+    return rand_cpu(ndim, shape, seed, dt);
+}
+
+static void test_kit_columns_agree(void **state) {
+    (void)state;
+    const tensor_dtype dts[5] = {TENSOR_FLOAT32, TENSOR_FLOAT64, TENSOR_INT64, TENSOR_BFLOAT16, TENSOR_FLOAT16};
+    for (int t = 0; t < 5; t++) {
+        const tensor_dtype dt = dts[t];
+        tensor_reduction_value v = dt == TENSOR_FLOAT64 ? TENSOR_REDUCTION_F64 : dt == TENSOR_INT64 ? TENSOR_REDUCTION_I64
+                                                                                                    : TENSOR_REDUCTION_F32;
+        tensor_reduction_def d = def1("test_cols", sum_f32, TENSOR_REDUCTION_DTYPE_SUM);
+        d.fns[TENSOR_REDUCTION_F32] = t == 4 ? abs_sum_f32 : sum_f32; /* float16: an abs-sum, a MAP too */
+        d.fns[TENSOR_REDUCTION_F64] = abs_sum_f64;
+        d.fns[TENSOR_REDUCTION_I64] = sum_i64;
+        char what[96];
+        /* dim 0 of a matrix: a block of 2048 rows and a tail of 40 (folded in order), more
+         * columns than a tile of the kit takes (2048 floats, 1024 doubles), and a remainder of
+         * columns that is not a multiple of 8 */
+        const int64_t ncols = tensor_dtype_size(dt) == 8 ? 1100 : 2100;
+        tensor_t *x = rand_dt(2, (int64_t[]){2088, ncols}, 41 + (uint64_t)t, dt);
+        snprintf(what, sizeof what, "%s [2088, %lld] dim 0", tensor_dtype_name(dt), (long long)ncols);
+        expect_columns_agree(d, v, x, (const int[]){0}, 1, what);
+        /* the same values with the reduced dim contiguous: fold over whole runs */
+        {
+            tensor_t *xt = tensor_transpose(x, 0, 1), *xc = tensor_contiguous(xt);
+            tensor_set_num_threads(1);
+            tensor_t *a = reduce_def(d, x, (const int[]){0}, 1), *b = reduce_def(d, xc, (const int[]){1}, 1);
+            snprintf(what, sizeof what, "%s: columns vs contiguous runs", tensor_dtype_name(dt));
+            expect_same_bits(a, b, what);
+            tensor_release(a);
+            tensor_release(b);
+            tensor_release(xc);
+            tensor_release(xt);
+        }
+        /* rows two apart (a step on the reduced dim): the rows' stride */
+        tensor_t *rows2 = tensor_slice(x, 0, 0, 2088, 2);
+        snprintf(what, sizeof what, "%s rows 2 apart", tensor_dtype_name(dt));
+        expect_columns_agree(d, v, rows2, (const int[]){0}, 1, what);
+        /* columns two apart: not dense along the row, so fold over gathered tiles both ways */
+        tensor_t *cols2 = tensor_slice(rows2, 1, 0, 300, 2);
+        snprintf(what, sizeof what, "%s columns 2 apart", tensor_dtype_name(dt));
+        expect_columns_agree(d, v, cols2, (const int[]){0}, 1, what);
+        tensor_release(cols2);
+        tensor_release(rows2);
+        tensor_release(x);
+        /* the middle dim of 3-D (a row of outputs per reduced index, per outer index), and the
+         * first two dims (coalesced into 4500 rows: two full blocks and a tail of 404) */
+        tensor_t *x3 = rand_dt(3, (int64_t[]){3, 1500, 70}, 51 + (uint64_t)t, dt);
+        snprintf(what, sizeof what, "%s [3, 1500, 70] dim 1", tensor_dtype_name(dt));
+        expect_columns_agree(d, v, x3, (const int[]){1}, 1, what);
+        snprintf(what, sizeof what, "%s [3, 1500, 70] dims 0, 1", tensor_dtype_name(dt));
+        expect_columns_agree(d, v, x3, (const int[]){0, 1}, 2, what);
+        tensor_release(x3);
+        /* a reduced dim long enough to be cut into chunks (tensor_iter_reduce_run): the second
+         * starts inside a block of the kit */
+        tensor_t *xl = rand_dt(2, (int64_t[]){70001, 20}, 61 + (uint64_t)t, dt);
+        snprintf(what, sizeof what, "%s [70001, 20] dim 0", tensor_dtype_name(dt));
+        expect_columns_agree(d, v, xl, (const int[]){0}, 1, what);
+        tensor_release(xl);
+        /* a broadcast input (rows 0 bytes apart) */
+        tensor_t *b2 = rand_dt(2, (int64_t[]){64, 48}, 71 + (uint64_t)t, dt);
+        tensor_t *be = tensor_expand(b2, 3, (int64_t[]){100, 64, 48});
+        snprintf(what, sizeof what, "%s expanded [100, 64, 48] dim 0", tensor_dtype_name(dt));
+        expect_columns_agree(d, v, be, (const int[]){0}, 1, what);
+        tensor_release(be);
+        tensor_release(b2);
+        /* a size-1 reduced dim: dim 0 of the blocks is kept, one element per accumulator */
+        tensor_t *x1 = rand_dt(3, (int64_t[]){64, 1, 48}, 81 + (uint64_t)t, dt);
+        snprintf(what, sizeof what, "%s [64, 1, 48] dim 1", tensor_dtype_name(dt));
+        expect_columns_agree(d, v, x1, (const int[]){1}, 1, what);
+        tensor_release(x1);
+    }
+    /* two inputs, one broadcast along the rows */
+    tensor_reduction_def w = def1("test_cols_w", wsum_f32, TENSOR_REDUCTION_DTYPE_SUM);
+    w.ninputs = 2;
+    tensor_t *x = rand_cpu(2, (int64_t[]){2200, 300}, 91, TENSOR_FLOAT32), *wt = rand_cpu(1, (int64_t[]){300}, 92, TENSOR_FLOAT32);
+    const tensor_t *in[2] = {x, wt};
+    tensor_reduction_def wp = w;
+    wp.fns[TENSOR_REDUCTION_F32].fold_columns = NULL;
+    tensor_reduction *rw = tensor_reduction_register(&w);
+    wp.name = "test_cols_w_plain";
+    tensor_reduction *rp = tensor_reduction_register(&wp);
+    assert_non_null(rw);
+    assert_non_null(rp);
+    tensor_t *a = tensor_reduce(rw, in, 2, (const int[]){0}, 1, false, TENSOR_DTYPE_DEFAULT);
+    tensor_t *b = tensor_reduce(rp, in, 2, (const int[]){0}, 1, false, TENSOR_DTYPE_DEFAULT);
+    assert_non_null(a);
+    assert_non_null(b);
+    expect_same_bits(a, b, "two inputs");
+    tensor_release(a);
+    tensor_release(b);
+    assert_int_equal(tensor_reduction_release(rw), TENSOR_OK);
+    assert_int_equal(tensor_reduction_release(rp), TENSOR_OK);
+    tensor_release(wt);
+    tensor_release(x);
+}
+
+/* A struct accumulator (the running max with its rescaled sum), packed and with acc_size
+ * larger than the struct (accumulators 16 bytes apart): the same bits as fold's, and as a
+ * contiguous reduced dim's. */
+static void test_kit_columns_struct_acc(void **state) {
+    (void)state;
+    const int saved = tensor_get_num_threads();
+    tensor_t *x = rand_cpu(2, (int64_t[]){2150, 300}, 101, TENSOR_FLOAT32);
+    tensor_t *xt = tensor_transpose(x, 0, 1), *xc = tensor_contiguous(xt);
+    const size_t sizes[2] = {sizeof(soft_acc), 12};
+    for (int k = 0; k < 2; k++) {
+        tensor_reduction_def d = def1("test_cols_soft", soft_f32, TENSOR_REDUCTION_DTYPE_FLOAT);
+        d.acc_size = sizes[k];
+        expect_columns_agree(d, TENSOR_REDUCTION_F32, x, (const int[]){0}, 1, "softmax denominator");
+        tensor_set_num_threads(1);
+        tensor_t *a = reduce_def(d, x, (const int[]){0}, 1), *b = reduce_def(d, xc, (const int[]){1}, 1);
+        expect_same_bits(a, b, "softmax denominator: columns vs contiguous runs");
+        tensor_release(b);
+        tensor_release(a);
+    }
+    tensor_set_num_threads(saved);
+    tensor_release(xc);
+    tensor_release(xt);
+    tensor_release(x);
+}
+
+/* float16 converted with F16C (the kit's AVX2 copy) and one element at a time (the baseline
+ * copy, and the library's converters when fold_stored and fold_columns are cleared): the same
+ * bits, on data with every kind of float16: infinities, NaNs, subnormals, 65504, signed
+ * zeros. An output meets at most one kind of NaN (a NaN's payload would otherwise depend on
+ * the order of an addition's operands, which compilers may swap). */
+static uint16_t f16_pick(uint64_t *s, int special) {
+    *s = *s * 6364136223846793005ULL + 1442695040888963407ULL;
+    const uint16_t r = (uint16_t)(*s >> 33);
+    switch (special) {
+    case 1: return (r & 3) == 0 ? 0x7C00 : (uint16_t)(r & 0x83FF);           /* +inf among subnormals */
+    case 2: return (r & 3) == 0 ? (uint16_t)(0x7C00 | (r & 0x8000)) : 0x3C00; /* +inf and -inf: a NaN */
+    case 3: return (r & 7) == 0 ? 0x7E5A : (uint16_t)(r & 0xBBFF);            /* one NaN */
+    case 4: return (r & 1) ? 0x7BFF : 0xFBFF;                                 /* +-65504 */
+    case 5: return (uint16_t)(r & 0x8000);                                    /* signed zeros */
+    default: return (uint16_t)(r % 0x7C00) | (uint16_t)(r & 0x8000);          /* finite, any */
+    }
+}
+
+static void test_kit_f16c_agrees(void **state) {
+    (void)state;
+    const int saved = tensor_get_num_threads();
+    tensor_set_num_threads(1);
+    for (int cols = 0; cols < 2; cols++) {
+        /* outputs along rows (fold_stored) or along columns (fold_columns); output o gets
+         * special kind o % 6 */
+        const int64_t nout = 13, len = 9000;
+        const int64_t shape[2] = {cols ? len : nout, cols ? nout : len};
+        uint16_t *h = malloc((size_t)(nout * len) * sizeof *h);
+        assert_non_null(h);
+        uint64_t seed = 7;
+        for (int64_t i = 0; i < shape[0]; i++)
+            for (int64_t j = 0; j < shape[1]; j++) h[i * shape[1] + j] = f16_pick(&seed, (int)((cols ? j : i) % 6));
+        tensor_t *x = tensor_from_buffer(h, 2, shape, TENSOR_FLOAT16, tensor_cpu());
+        assert_non_null(x);
+        free(h);
+        const int dim = cols ? 0 : 1;
+        for (int f = 0; f < 2; f++) {
+            const tensor_reduction_fns kit = f == 0 ? sum_f32 : abs_sum_f32;
+            tensor_reduction_fns conv = kit;
+            conv.fold_stored = NULL;
+            conv.fold_columns = NULL;
+            tensor_t *want = reduce_with(kit, "test_f16c_kit", x, &dim, 1);
+            tensor_t *base = reduce_with(f == 0 ? tt_test_kit_baseline_sum() : tt_test_kit_baseline_abs_sum(),
+                                         "test_f16c_base", x, &dim, 1);
+            tensor_t *lib = reduce_with(conv, "test_f16c_lib", x, &dim, 1);
+            expect_same_bits(want, base, cols ? "float16 columns: F16C vs baseline" : "float16 rows: F16C vs baseline");
+            expect_same_bits(want, lib, cols ? "float16 columns: vs converted by the library"
+                                             : "float16 rows: vs converted by the library");
+            /* the specials came through: +inf; +inf + -inf (|x|: +inf); a NaN */
+            double *v = ew_values(want);
+            assert_true(isinf(v[1]) && v[1] > 0);
+            assert_true(f == 0 ? isnan(v[2]) : isinf(v[2]) && v[2] > 0);
+            assert_true(isnan(v[3]));
+            free(v);
+            tensor_release(lib);
+            tensor_release(base);
+            tensor_release(want);
+        }
+        tensor_release(x);
+    }
     tensor_set_num_threads(saved);
 }
 
@@ -506,6 +743,9 @@ static const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_two_inputs_broadcast),
     cmocka_unit_test(test_struct_accumulator_and_threads),
     cmocka_unit_test(test_kit_paths_agree),
+    cmocka_unit_test(test_kit_columns_agree),
+    cmocka_unit_test(test_kit_columns_struct_acc),
+    cmocka_unit_test(test_kit_f16c_agrees),
     cmocka_unit_test(test_empty_gives_identity),
     cmocka_unit_test(test_registry_errors),
     cmocka_unit_test(test_explain),
