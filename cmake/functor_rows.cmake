@@ -7,15 +7,7 @@
 # tensor_functor_cuda_rows(generated_dir) then writes generated_dir/cuda/reduce_functor_rows.h:
 # each kernel's rows of the CUDA instance table (cuda/reduce_table.h includes it), the pairs
 # sum_of_squares had when they were written by hand, and sets TENSOR_FUNCTOR_CUDA_ROWS.
-function(tensor_write_if_changed file text)
-  set(_old "")
-  if(EXISTS ${file})
-    file(READ ${file} _old)
-  endif()
-  if(NOT _old STREQUAL text)
-    file(WRITE ${file} "${text}")
-  endif()
-endfunction()
+include(${CMAKE_CURRENT_LIST_DIR}/write_if_changed.cmake)
 
 function(tensor_functor_rows reductions_h generated_dir)
   set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${reductions_h})
