@@ -76,6 +76,21 @@ static bool user_columns(const user_ctx *c, char **data, const int64_t *strides,
     return true;
 }
 
+/* The n values of each input at (dim 0 = t.., dim 1 = j) for a fold: a dense run already in
+ * the value type is read in place, anything else converted into buf. */
+static inline void load_values(const user_ctx *c, char **data, const int64_t *strides, int64_t j, int64_t t,
+                               int64_t n, char (*buf)[USER_TILE * sizeof(double)], const void **vals) {
+    const int nt = 1 + c->nin;
+    for (int k = 0; k < c->nin; k++) {
+        const char *src = data[1 + k] + j * strides[nt + 1 + k] + t * strides[1 + k];
+        if (c->plain[k] && strides[1 + k] == (int64_t)c->val_size) vals[k] = src;
+        else {
+            c->cvt[k](buf[k], src, strides[1 + k], n);
+            vals[k] = buf[k];
+        }
+    }
+}
+
 /* Every other block, through fold (and fold_stored, and fold_columns for a kept dim 0). Not
  * inlined: its stack buffers stay off the stack of the fold_columns path, which has its own. */
 __attribute__((noinline)) static void user_blocks(const user_ctx *c, char **data, const int64_t *strides,
@@ -111,15 +126,7 @@ __attribute__((noinline)) static void user_blocks(const user_ctx *c, char **data
                 const int64_t first = index + t * pos->index_stride0;
                 int64_t n = USER_TILE - first % USER_TILE;
                 if (n > size0 - t) n = size0 - t;
-                for (int k = 0; k < c->nin; k++) {
-                    const char *src = data[1 + k] + j * strides[nt + 1 + k] + t * strides[1 + k];
-                    /* A dense run already in the value type is folded in place, not copied. */
-                    if (c->plain[k] && strides[1 + k] == (int64_t)c->val_size) vals[k] = src;
-                    else {
-                        c->cvt[k](buf[k], src, strides[1 + k], n);
-                        vals[k] = buf[k];
-                    }
-                }
+                load_values(c, data, strides, j, t, n, buf, vals);
                 f->fold(acc, vals, n, first, c->call->user);
                 t += n;
             }
@@ -130,14 +137,7 @@ __attribute__((noinline)) static void user_blocks(const user_ctx *c, char **data
             static const int64_t no_strides[TENSOR_REDUCTION_MAX_INPUTS] = {0};
             for (int64_t t = 0; t < size0;) {
                 const int64_t n = size0 - t < USER_TILE ? size0 - t : USER_TILE;
-                for (int k = 0; k < c->nin; k++) {
-                    const char *src = data[1 + k] + j * strides[nt + 1 + k] + t * strides[1 + k];
-                    if (c->plain[k] && strides[1 + k] == (int64_t)c->val_size) vals[k] = src;
-                    else {
-                        c->cvt[k](buf[k], src, strides[1 + k], n);
-                        vals[k] = buf[k];
-                    }
-                }
+                load_values(c, data, strides, j, t, n, buf, vals);
                 f->fold_columns(acc + t * strides[0], (size_t)strides[0], n, vals, no_strides, 1, index,
                                 c->value_dtype, c->call->user);
                 t += n;
