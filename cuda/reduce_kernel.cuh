@@ -206,6 +206,18 @@ struct Reducer {
             for (int k = 0; k < N; k++) acc[k] = red(acc[k], ldv(v, i0 + k), k0 + k * dk);
         }
     }
+    // One vector load of the row path: element i into acc[i % NACC], its reduced index k0 + i
+    // (whole groups of NACC through red_n when the vector holds such groups).
+    template <class V>
+    __device__ __forceinline__ void red_vec(acc_t (&acc)[NACC], const V (&v)[NIN], uint32_t k0) const {
+        if constexpr (IN_VEC % NACC == 0) {
+#pragma unroll
+            for (int i = 0; i < IN_VEC; i += NACC) red_n(acc, v, i, k0 + i, 1);
+        } else {
+#pragma unroll
+            for (int i = 0; i < IN_VEC; i++) acc[i % NACC] = red(acc[i % NACC], ldv(v, i), k0 + i);
+        }
+    }
 
     __device__ bool x_reduce() const { return p.cfg.input_mult[0] != 0; }
     __device__ bool y_reduce() const { return p.cfg.input_mult[1] != 0; }
@@ -307,30 +319,13 @@ struct Reducer {
 #pragma unroll
                 for (int q = 0; q < NIN; q++) v[u][q] = vdata[q][idx + u * step];
 #pragma unroll
-            for (int u = 0; u < U; u++) {
-                if constexpr (IN_VEC % NACC == 0) {
-#pragma unroll
-                    for (int i = 0; i < IN_VEC; i += NACC)
-                        red_n(acc, v[u], i, head + (idx + u * step) * IN_VEC + i, 1);
-                } else {
-#pragma unroll
-                    for (int i = 0; i < IN_VEC; i++)
-                        acc[i % NACC] = red(acc[i % NACC], ldv(v[u], i), head + (idx + u * step) * IN_VEC + i);
-                }
-            }
+            for (int u = 0; u < U; u++) red_vec(acc, v[u], head + (idx + u * step) * IN_VEC);
         }
         for (; idx < nvec; idx += step) {
             V a[NIN];
 #pragma unroll
             for (int q = 0; q < NIN; q++) a[q] = vdata[q][idx];
-            if constexpr (IN_VEC % NACC == 0) {
-#pragma unroll
-                for (int i = 0; i < IN_VEC; i += NACC) red_n(acc, a, i, head + idx * IN_VEC + i, 1);
-            } else {
-#pragma unroll
-                for (int i = 0; i < IN_VEC; i++)
-                    acc[i % NACC] = red(acc[i % NACC], ldv(a, i), head + idx * IN_VEC + i);
-            }
+            red_vec(acc, a, head + idx * IN_VEC);
         }
         if (input_idx == 0) fold_head_tail(data, s, acc[0], acc[1]);
 #pragma unroll
@@ -774,8 +769,7 @@ struct Bounds {
     // The dynamic-cast tier calls its load out of line: it keeps 64 registers for the call.
     // So does a map-reduce of several inputs: a vector load per input is in flight.
     static constexpr int min_blocks =
-        (OVS == 1 && fits_32_registers<Op>::value && !is_dynamic_op<Op>::value && op_inputs<Op>::value == 1) ? 4
-        : 2;
+        (OVS == 1 && fits_32_registers<Op>::value && !is_dynamic_op<Op>::value && op_inputs<Op>::value == 1) ? 4 : 2;
 };
 
 template <class Op, int OVS>
