@@ -34,6 +34,7 @@ static struct {
                         void **, void **);
     cu_result (*func_set_attribute)(cu_function, int, int);
     cu_result (*error_string)(cu_result, const char **);
+    cu_result (*ctx_get_current)(void **);
 } cu;
 static pthread_once_t cu_once = PTHREAD_ONCE_INIT;
 
@@ -46,7 +47,9 @@ static void cu_load(void) {
     *(void **)&cu.launch = dlsym(lib, "cuLaunchKernel");
     *(void **)&cu.func_set_attribute = dlsym(lib, "cuFuncSetAttribute");
     *(void **)&cu.error_string = dlsym(lib, "cuGetErrorString");
-    if (cu.module_load_data && cu.module_get_function && cu.module_unload && cu.launch && cu.func_set_attribute && cu.error_string)
+    *(void **)&cu.ctx_get_current = dlsym(lib, "cuCtxGetCurrent");
+    if (cu.module_load_data && cu.module_get_function && cu.module_unload && cu.launch && cu.func_set_attribute &&
+        cu.error_string && cu.ctx_get_current)
         cu.lib = lib;
     else
         dlclose(lib);
@@ -318,8 +321,13 @@ tensor_status tt_cuda_jit_reduce(tensor_iter_t *iter, const tensor_user_reduce_c
     int saved;
     if (tensor_cuda_device_enter(iter->device.index, &saved, func) != TENSOR_OK) return tensor_last_status();
     /* The driver API needs the device's primary context current on this thread; a thread whose
-     * first CUDA call this is has none until a runtime call sets it (cudaSetDevice does). */
-    tensor_status st = tensor_cuda_error(cudaSetDevice(iter->device.index), func);
+     * first CUDA call this is has none until a runtime call sets it (cudaSetDevice does).
+     * device_enter made the runtime's device this one, so a current context is its. */
+    pthread_once(&cu_once, cu_load);
+    void *ctx = NULL;
+    tensor_status st = TENSOR_OK;
+    if (cu.lib == NULL || cu.ctx_get_current(&ctx) != 0 || ctx == NULL)
+        st = tensor_cuda_error(cudaSetDevice(iter->device.index), func);
     if (st != TENSOR_OK) {
         tensor_cuda_device_restore(saved);
         return st;

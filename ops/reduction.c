@@ -241,7 +241,11 @@ static tensor_status reduce_core(const tensor_reduction_def *def, const char *cu
             conv = tensor_to_dtype(inputs[k], promoted);
             if (conv == NULL) st = tensor_last_status();
         }
-        if (st == TENSOR_OK) exp[k] = tensor_expand(conv != NULL ? conv : inputs[k], nd, shape);
+        const tensor_t *src = conv != NULL ? conv : inputs[k];
+        bool same = src->ndim == nd;
+        for (int d = 0; same && d < nd; d++) same = src->sizes[d] == shape[d];
+        /* an input of the broadcast shape is used as it is (no view to make and free) */
+        if (st == TENSOR_OK) exp[k] = same ? tensor_retain((tensor_t *)src) : tensor_expand(src, nd, shape);
         tensor_release(conv);
         if (st == TENSOR_OK && exp[k] == NULL) st = tensor_last_status();
     }

@@ -3,7 +3,7 @@
  * rows, columns and everything of [8192, 8192] float32 and float16; and the first call's cost:
  * compiled now, or loaded from the disk cache (run the program twice with the same
  * TENSOR_JIT_CACHE_DIR; the second run's first call reads the cache).
- * Timing: cudaDeviceSynchronize around each call, host clock, calls alternating, median of REPS.
+ * Timing: cudaDeviceSynchronize around each call, host clock, calls alternating (ABBA), median of REPS.
  * usage: bench_jit [REPS] */
 #define _POSIX_C_SOURCE 199309L
 #include <math.h>
@@ -32,6 +32,8 @@ typedef struct {
     int builtin;         /* 0 sum, 1 norm1 */
 } call_t;
 
+static double last_host_ms; /* of the last one_call: until the call returned, before the sync */
+
 static double one_call(call_t c, const tensor_t *x, const int *dims, int nd) {
     cudaDeviceSynchronize();
     double t0 = now_ms();
@@ -39,6 +41,7 @@ static double one_call(call_t c, const tensor_t *x, const int *dims, int nd) {
     tensor_t *y = c.r != NULL ? tensor_reduce(c.r, in, 1, dims, nd, false, TENSOR_DTYPE_DEFAULT)
                   : c.builtin == 0 ? tensor_sum_dims(x, dims, nd, false, TENSOR_DTYPE_DEFAULT)
                                    : tensor_norm(x, 1.0, dims, nd, false);
+    last_host_ms = now_ms() - t0;
     cudaDeviceSynchronize();
     double t1 = now_ms();
     if (y == NULL) {
@@ -47,6 +50,27 @@ static double one_call(call_t c, const tensor_t *x, const int *dims, int nd) {
     }
     tensor_release(y);
     return t1 - t0;
+}
+
+/* Steady state: BATCH calls back to back (each output released at once, as a program would),
+ * one synchronisation at the end; ms per call. */
+#define BATCH 20
+static double batched_call(call_t c, const tensor_t *x, const int *dims, int nd) {
+    cudaDeviceSynchronize();
+    double t0 = now_ms();
+    const tensor_t *in[1] = {x};
+    for (int i = 0; i < BATCH; i++) {
+        tensor_t *y = c.r != NULL ? tensor_reduce(c.r, in, 1, dims, nd, false, TENSOR_DTYPE_DEFAULT)
+                      : c.builtin == 0 ? tensor_sum_dims(x, dims, nd, false, TENSOR_DTYPE_DEFAULT)
+                                       : tensor_norm(x, 1.0, dims, nd, false);
+        if (y == NULL) {
+            fprintf(stderr, "%s\n", tensor_last_error());
+            exit(1);
+        }
+        tensor_release(y);
+    }
+    cudaDeviceSynchronize();
+    return (now_ms() - t0) / BATCH;
 }
 
 /* Bytes of y (downloaded), for the bitwise comparison. */
@@ -59,7 +83,9 @@ static void *bytes_of(const tensor_t *y, size_t *n) {
 
 /* One case of bench/cuda/cases.json (bench_jit_cases.py passes them):
  *   bench_jit case REPS DTYPE TRANSPOSED SHAPE DIMS KEEPDIM   (SHAPE, DIMS: comma lists; DIMS "all")
- * prints "case user_sum_ms builtin_sum_ms user_abs_ms norm1_ms bitwise_sum bitwise_abs". */
+ * prints "case user_sum_ms builtin_sum_ms user_abs_ms norm1_ms bitwise_sum bitwise_abs" (synchronised
+ * calls), then the same four calls' host part (until the call returned, before the sync) and
+ * their time per call in a batch of BATCH back-to-back calls, median ms. */
 static int one_case(tensor_reduction *sum, tensor_reduction *abss, char **argv) {
     const int reps = atoi(argv[2]);
     const tensor_dtype dt = strcmp(argv[3], "bfloat16") == 0 ? TENSOR_BFLOAT16
@@ -81,7 +107,7 @@ static int one_case(tensor_reduction *sum, tensor_reduction *abss, char **argv) 
         return 1;
     }
     const int *dp = ndims > 0 ? dims : NULL;
-    double ms[4];
+    double ms[12]; /* per measure: user sum, sum, user abs, norm1 */
     int same[2];
     for (int k = 0; k < 2; k++) {
         tensor_reduction *r = k == 0 ? sum : abss;
@@ -99,19 +125,31 @@ static int one_case(tensor_reduction *sum, tensor_reduction *abss, char **argv) 
         free(hb);
         tensor_release(yu);
         tensor_release(yb);
-        double *u = malloc(sizeof(double) * reps), *b = malloc(sizeof(double) * reps);
-        for (int i = 0; i < reps; i++) {
-            u[i] = one_call((call_t){r, 0}, x, dp, ndims);
-            b[i] = one_call((call_t){NULL, k}, x, dp, ndims);
+        /* three measures, each the median of REPS in ABBA order (neither kind always runs
+         * right after the other): a synchronised call, its host part, a call in a batch */
+        double *t[6];
+        for (int m = 0; m < 6; m++) t[m] = malloc(sizeof(double) * reps);
+        for (int i = 0; i < reps; i++)
+            for (int j = 0; j < 2; j++) {
+                const int user = (i + j) % 2 == 0; /* u b, b u, u b, ... */
+                const call_t cl = user ? (call_t){r, 0} : (call_t){NULL, k};
+                t[1 - user][i] = one_call(cl, x, dp, ndims);
+                t[3 - user][i] = last_host_ms;
+            }
+        for (int i = 0; i < reps; i++)
+            for (int j = 0; j < 2; j++) {
+                const int user = (i + j) % 2 == 0;
+                t[5 - user][i] = batched_call(user ? (call_t){r, 0} : (call_t){NULL, k}, x, dp, ndims);
+            }
+        for (int m = 0; m < 6; m++) {
+            qsort(t[m], reps, sizeof(double), cmp);
+            ms[2 * k + (m % 2) + 4 * (m / 2)] = t[m][reps / 2];
+            free(t[m]);
         }
-        qsort(u, reps, sizeof *u, cmp);
-        qsort(b, reps, sizeof *b, cmp);
-        ms[2 * k] = u[reps / 2];
-        ms[2 * k + 1] = b[reps / 2];
-        free(u);
-        free(b);
     }
-    printf("case %.5f %.5f %.5f %.5f %d %d\n", ms[0], ms[1], ms[2], ms[3], same[0], same[1]);
+    printf("case %.5f %.5f %.5f %.5f %d %d", ms[0], ms[1], ms[2], ms[3], same[0], same[1]);
+    for (int m = 4; m < 12; m++) printf(" %.5f", ms[m]);
+    printf("\n");
     tensor_release(x);
     tensor_release(x0);
     tensor_release(g);
