@@ -21,6 +21,9 @@ function(tensor_generate_jit_headers src_dir out)
     else()
       set(_path ${src_dir}/${_f})
     endif()
+    # The text is read when CMake configures: an edit of the file must configure again, or the
+    # JIT would compile a stale copy of the engine that the built-ins no longer match.
+    set_property(DIRECTORY ${src_dir} APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${_path})
     file(READ ${_path} _hex HEX)
     string(REGEX REPLACE "([0-9a-f][0-9a-f])" "0x\\1," _hex "${_hex}")
     string(APPEND _body "static const char h${_k}[] = {${_hex}0x00};\n")

@@ -104,6 +104,104 @@ __device__ __forceinline__ T load_cg(const T *p) {
     return r;
 }
 
+// Shared memory accesses of the engine: element i of `base`, which is smem_raw (16-byte
+// aligned) or a row of scalars in it, so an element of 16 / 8 bytes is 16 / 8-byte aligned
+// whatever alignof says. Through 32-bit shared-window offsets and PTX of our own, because nvcc
+// and NVRTC compile plain accesses differently (nvcc with 32-bit shared addresses, NVRTC with
+// 64-bit ones), and ptxas then schedules and allocates the whole kernel differently: a
+// run-time compiled kernel would not be the built-in's code. With these, the two compilers
+// emit the same instructions.
+template <typename T>
+__device__ __forceinline__ unsigned shared_offset(const T *base, unsigned i) {
+    return (unsigned)__cvta_generic_to_shared(base) + i * (unsigned)sizeof(T);
+}
+template <typename T>
+__device__ __forceinline__ T shared_load(const T *base, unsigned i) {
+    if constexpr (sizeof(T) % 16 == 0) {
+        unsigned w[sizeof(T) / 4];
+        const unsigned a = shared_offset(base, i);
+#pragma unroll
+        for (int k = 0; k < (int)(sizeof(T) / 16); k++)
+            asm volatile("ld.shared.v4.b32 {%0, %1, %2, %3}, [%4];"
+                         : "=r"(w[4 * k]), "=r"(w[4 * k + 1]), "=r"(w[4 * k + 2]), "=r"(w[4 * k + 3])
+                         : "r"(a + 16u * k) : "memory");
+        T r;
+        memcpy(&r, w, sizeof(T));
+        return r;
+    } else if constexpr (sizeof(T) % 8 == 0) {
+        unsigned w[sizeof(T) / 4];
+        const unsigned a = shared_offset(base, i);
+#pragma unroll
+        for (int k = 0; k < (int)(sizeof(T) / 8); k++)
+            asm volatile("ld.shared.v2.b32 {%0, %1}, [%2];" : "=r"(w[2 * k]), "=r"(w[2 * k + 1]) : "r"(a + 8u * k)
+                         : "memory");
+        T r;
+        memcpy(&r, w, sizeof(T));
+        return r;
+    } else if constexpr (sizeof(T) % 4 == 0) {
+        unsigned w[sizeof(T) / 4];
+        const unsigned a = shared_offset(base, i);
+#pragma unroll
+        for (int k = 0; k < (int)(sizeof(T) / 4); k++)
+            asm volatile("ld.shared.b32 %0, [%1];" : "=r"(w[k]) : "r"(a + 4u * k) : "memory");
+        T r;
+        memcpy(&r, w, sizeof(T));
+        return r;
+    } else if constexpr (sizeof(T) == 2) {
+        unsigned short h;
+        asm volatile("ld.shared.b16 %0, [%1];" : "=h"(h) : "r"(shared_offset(base, i)) : "memory");
+        T r;
+        memcpy(&r, &h, 2);
+        return r;
+    } else if constexpr (sizeof(T) == 1) {
+        unsigned w;
+        asm volatile("ld.shared.u8 %0, [%1];" : "=r"(w) : "r"(shared_offset(base, i)) : "memory");
+        const unsigned char b = (unsigned char)w;
+        T r;
+        memcpy(&r, &b, 1);
+        return r;
+    } else {
+        return base[i];
+    }
+}
+template <typename T>
+__device__ __forceinline__ void shared_store(T *base, unsigned i, const T &v) {
+    if constexpr (sizeof(T) % 16 == 0) {
+        unsigned w[sizeof(T) / 4];
+        memcpy(w, &v, sizeof(T));
+        const unsigned a = shared_offset(base, i);
+#pragma unroll
+        for (int k = 0; k < (int)(sizeof(T) / 16); k++)
+            asm volatile("st.shared.v4.b32 [%0], {%1, %2, %3, %4};" ::"r"(a + 16u * k), "r"(w[4 * k]),
+                         "r"(w[4 * k + 1]), "r"(w[4 * k + 2]), "r"(w[4 * k + 3]) : "memory");
+    } else if constexpr (sizeof(T) % 8 == 0) {
+        unsigned w[sizeof(T) / 4];
+        memcpy(w, &v, sizeof(T));
+        const unsigned a = shared_offset(base, i);
+#pragma unroll
+        for (int k = 0; k < (int)(sizeof(T) / 8); k++)
+            asm volatile("st.shared.v2.b32 [%0], {%1, %2};" ::"r"(a + 8u * k), "r"(w[2 * k]), "r"(w[2 * k + 1])
+                         : "memory");
+    } else if constexpr (sizeof(T) % 4 == 0) {
+        unsigned w[sizeof(T) / 4];
+        memcpy(w, &v, sizeof(T));
+        const unsigned a = shared_offset(base, i);
+#pragma unroll
+        for (int k = 0; k < (int)(sizeof(T) / 4); k++)
+            asm volatile("st.shared.b32 [%0], %1;" ::"r"(a + 4u * k), "r"(w[k]) : "memory");
+    } else if constexpr (sizeof(T) == 2) {
+        unsigned short h;
+        memcpy(&h, &v, 2);
+        asm volatile("st.shared.b16 [%0], %1;" ::"r"(shared_offset(base, i)), "h"(h) : "memory");
+    } else if constexpr (sizeof(T) == 1) {
+        unsigned char b;
+        memcpy(&b, &v, 1);
+        asm volatile("st.shared.u8 [%0], %1;" ::"r"(shared_offset(base, i)), "r"((unsigned)b) : "memory");
+    } else {
+        base[i] = v;
+    }
+}
+
 // An Op may declare `static constexpr bool byte_sum = true`: an integer sum of int8 or uint8
 // into an int64 accumulator, which the input-vectorised path folds four bytes per __dp4a.
 template <class Op, class = void> struct is_byte_sum : std::false_type {};
@@ -428,16 +526,16 @@ struct Reducer {
     __device__ vec_t block_y_reduce(vec_t value, vec_t *shared) const {
         const int slot = threadIdx.x + threadIdx.y * blockDim.x;
         __syncthreads();  // the previous user of `shared` (if any) is done
-        shared[slot] = value;
+        shared_store(shared, slot, value);
         for (int off = blockDim.y / 2; off > 0; off >>= 1) {
             __syncthreads();
             if ((int)threadIdx.y < off) {
-                const vec_t other = shared[slot + off * blockDim.x];
+                const vec_t other = shared_load(shared, slot + off * blockDim.x);
 #pragma unroll
                 for (int i = 0; i < OVS; i++) value.v[i] = Op::combine(value.v[i], other.v[i]);
             }
             __syncthreads();  // reads of this level before writes: racecheck-clean
-            if ((int)threadIdx.y < off) shared[slot] = value;
+            if ((int)threadIdx.y < off) shared_store(shared, slot, value);
         }
         return value;
     }
@@ -450,16 +548,16 @@ struct Reducer {
         if (dim_x > warpSize) {
             const int slot = threadIdx.x + threadIdx.y * blockDim.x;
             __syncthreads();
-            shared[slot] = value;
+            shared_store(shared, slot, value);
             for (int off = dim_x / 2; off >= warpSize; off >>= 1) {
                 __syncthreads();
                 if ((int)threadIdx.x < off) {
-                    const vec_t other = shared[slot + off];
+                    const vec_t other = shared_load(shared, slot + off);
 #pragma unroll
                     for (int i = 0; i < OVS; i++) value.v[i] = Op::combine(value.v[i], other.v[i]);
                 }
                 __syncthreads();
-                if ((int)threadIdx.x < off) shared[slot] = value;
+                if ((int)threadIdx.x < off) shared_store(shared, slot, value);
             }
             dim_x = warpSize;
         }
@@ -687,19 +785,19 @@ struct Reducer {
 #pragma unroll
             for (int u = 0; u < U; u++) t[u] = gv[i + u * T];
 #pragma unroll
-            for (int u = 0; u < U; u++) sv[i + u * T] = t[u];
+            for (int u = 0; u < U; u++) shared_store(sv, i + u * T, t[u]);
         }
-        for (; i < nv; i += T) sv[i] = gv[i];
+        for (; i < nv; i += T) shared_store(sv, i, gv[i]);
         // The bytes after the last whole vector (the input's last tile only).
         scalar_t *ss = reinterpret_cast<scalar_t *>(smem_raw);
         const scalar_t *gs = reinterpret_cast<const scalar_t *>(src);
-        for (uint32_t e = nv * 16 / (uint32_t)sizeof(scalar_t) + tid; e < total; e += T) ss[e] = gs[e];
+        for (uint32_t e = nv * 16 / (uint32_t)sizeof(scalar_t) + tid; e < total; e += T) shared_store(ss, e, gs[e]);
         __syncthreads();
         for (uint32_t r = tid; r < rows; r += T) {
             const scalar_t *row = ss + r * n;
             vec_t out;
             out.v[0] = Op::identity();
-            for (uint32_t k = 0; k < n; k++) out.v[0] = red(out.v[0], ld(row[k]), k);
+            for (uint32_t k = 0; k < n; k++) out.v[0] = red(out.v[0], ld(shared_load(row, k)), k);
             store(row0 + r, out);
         }
     }
