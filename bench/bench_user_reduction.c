@@ -1,7 +1,9 @@
 /* A user reduction against the built-in doing the same math, same process, same input:
  *   abs-sum (ops/reduction_kit.h) vs tensor_norm(p = 1), and a user sum vs tensor_sum,
  * over the inner dim of [rows, cols], every dim, and dim 0 (outputs along the rows: the
- * fold_columns path), float32, bfloat16 and float16, 1 thread and all.
+ * fold_columns path), float32, bfloat16 and float16, 1 thread and all; then dim 0 of inputs
+ * that fold_columns cannot read in place (int32 into a float32 sum, float32 columns two apart,
+ * bfloat16 into a float64 sum), whose rows are converted into a buffer first.
  * Prints median milliseconds of REPS calls and the ratio user / built-in.
  * Usage: bench_user_reduction [REPS] */
 #define _POSIX_C_SOURCE 199309L
@@ -20,6 +22,11 @@ static float absval(const float *x) { return fabsf(x[0]); }
 static float first(const float *x) { return x[0]; }
 TENSOR_REDUCTION_FNS(abs_sum_fns, 1, float, float, zero, absval, add, add, done)
 TENSOR_REDUCTION_FNS(sum_fns, 1, float, float, zero, first, add, add, done)
+static double zero_d(void) { return 0.0; }
+static double add_d(double a, double b) { return a + b; }
+static double done_d(double a, int64_t n) { return (void)n, a; }
+static double first_d(const double *x) { return x[0]; }
+TENSOR_REDUCTION_FNS(sum_d_fns, 1, double, double, zero_d, first_d, add_d, add_d, done_d)
 
 static double now_ms(void) {
     struct timespec ts;
@@ -41,6 +48,16 @@ static tensor_t *call_norm1(const tensor_t *x, const int *dims, int nd, const vo
 }
 static tensor_t *call_sum(const tensor_t *x, const int *dims, int nd, const void *ctx) {
     return (void)ctx, tensor_sum_dims(x, dims, nd, false, TENSOR_DTYPE_DEFAULT);
+}
+/* ctx: the result dtype (both calls are given it) */
+static tensor_t *call_user_as(const tensor_t *x, const int *dims, int nd, const void *ctx) {
+    const tensor_t *in[1] = {x};
+    const void *const *r = ctx;
+    return tensor_reduce(r[0], in, 1, dims, nd, false, *(const tensor_dtype *)r[1]);
+}
+static tensor_t *call_sum_as(const tensor_t *x, const int *dims, int nd, const void *ctx) {
+    const void *const *r = ctx;
+    return tensor_sum_dims(x, dims, nd, false, *(const tensor_dtype *)r[1]);
 }
 
 static double median_ms(call_fn f, const tensor_t *x, const int *dims, int nd, const void *ctx, int reps) {
@@ -69,6 +86,7 @@ int main(int argc, char **argv) {
     tensor_reduction *abs_sum = tensor_reduction_register(&d);
     d.name = "bench_sum";
     d.fns[TENSOR_REDUCTION_F32] = sum_fns;
+    d.fns[TENSOR_REDUCTION_F64] = sum_d_fns;
     tensor_reduction *sum = tensor_reduction_register(&d);
     int64_t shape[2] = {4096, 4096};
     tensor_t *x32 = tensor_rand(2, shape, 1, TENSOR_FLOAT32, tensor_cpu());
@@ -98,6 +116,30 @@ int main(int argc, char **argv) {
             }
         }
     }
+    /* dim 0 of inputs that are converted on the way (every case one [4096, 4096] view) */
+    tensor_t *xk = tensor_mul_scalar(x32, tensor_scalar_float(1000.0));
+    tensor_t *xi = tensor_to_dtype(xk, TENSOR_INT32);
+    int64_t wide[2] = {4096, 8192};
+    tensor_t *xw = tensor_rand(2, wide, 2, TENSOR_FLOAT32, tensor_cpu());
+    tensor_t *x2 = tensor_slice(xw, 1, 0, 8192, 2);
+    const tensor_t *cx[3] = {xi, x2, xb};
+    static const char *const cnames[3] = {"int32 into float32", "float32 columns 2 apart", "bfloat16 into float64"};
+    static const tensor_dtype cdt[3] = {TENSOR_FLOAT32, TENSOR_FLOAT32, TENSOR_FLOAT64};
+    static const int dim0 = 0;
+    for (int th = 0; th < 2; th++) {
+        tensor_set_num_threads(th == 0 ? 1 : all_threads);
+        for (int k = 0; k < 3; k++) {
+            const void *ctx[2] = {sum, &cdt[k]};
+            double u = median_ms(call_user_as, cx[k], &dim0, 1, ctx, reps);
+            double b = median_ms(call_sum_as, cx[k], &dim0, 1, ctx, reps);
+            printf("| user sum vs tensor_sum, %s [4096, 4096] over dim 0 | %d | %.3f | %.3f | %.2f |\n", cnames[k],
+                   tensor_get_num_threads(), u, b, u / b);
+        }
+    }
+    tensor_release(x2);
+    tensor_release(xw);
+    tensor_release(xi);
+    tensor_release(xk);
     tensor_release(xh);
     tensor_release(xb);
     tensor_release(x32);

@@ -5,18 +5,27 @@
  * output dtype's value set (the built-ins' converters), cut at multiples of
  * TENSOR_REDUCTION_BLOCK of the reduced index. Where the outputs lie along the rows instead (a
  * reduced dim 0 strided, a kept dim dense: a sum over dim 0 of a row-major matrix; or a kept
- * dim 0), fold_columns takes whole rows of outputs, read in place; without it each output's
- * elements are gathered into tiles (single elements when dim 0 is kept). */
+ * dim 0), fold_columns takes whole rows of outputs: read in place where they are dense values
+ * (or 16-bit floats for fold_stored), else converted a few columns at a time into a buffer of
+ * dense rows first; without fold_columns each output's elements are gathered into tiles (single
+ * elements when dim 0 is kept). */
 #include <stdalign.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cpu/cpu_reduce.h"
 #include "contract/user_reduction.h"
+#include "runtime/alloc.h"
 #include "runtime/error.h"
 
 /* Elements converted per input before a fold call (the stack buffers: 16 KB per input of
  * doubles); in-place runs are not cut. */
 #define USER_TILE TENSOR_REDUCTION_BLOCK
+/* Bytes per input of the rows that the staged column path converts before a fold_columns call:
+ * a block of up to TENSOR_REDUCTION_BLOCK rows times some columns (64 floats: pieces of four
+ * cache lines a row, which the prefetchers follow; 16 floats ran 2.5x slower,
+ * docs/perf_log.md). */
+#define USER_STAGE_BYTES (512 * 1024)
 
 typedef struct user_ctx {
     const tensor_user_reduce_call *call;
@@ -48,6 +57,48 @@ static void user_init(void *acc, int64_t n, void *ctx) {
     for (int64_t i = 0; i < n; i++) c->call->fns->init((char *)acc + (size_t)i * c->acc_stride, c->call->user);
 }
 
+/* The outer block of user_columns whose rows need converting (another dtype than the value
+ * type) or are not dense along the row: per block of rows (cut where fold cuts its blocks, at
+ * multiples of TENSOR_REDUCTION_BLOCK of the reduced index, so each call gives fold's
+ * arithmetic for whole blocks), a few columns at a time are converted into dense rows and
+ * handed to fold_columns. Reading row pieces in order replaces the gather of each output's
+ * strided elements, a cache line and often a page per element. False (nothing done) when the
+ * buffer cannot be had: the caller gathers instead. */
+static bool user_columns_staged(const user_ctx *c, char **data, const int64_t *strides, int64_t size0,
+                                int64_t size1, int64_t index0) {
+    const tensor_reduction_fns *f = c->call->fns;
+    const int nt = 1 + c->nin;
+    const int64_t first_rows = USER_TILE - index0 % USER_TILE;
+    const int64_t max_rows = size0 < USER_TILE ? size0 : USER_TILE;
+    int64_t width = USER_STAGE_BYTES / (max_rows * (int64_t)c->val_size);
+    if (width < 1) width = 1;
+    if (width > size1) width = size1;
+    char *buf = tt_malloc((size_t)c->nin * (size_t)(max_rows * width) * c->val_size);
+    if (buf == NULL) return false;
+    const void *rows[TENSOR_REDUCTION_MAX_INPUTS];
+    int64_t row_strides[TENSOR_REDUCTION_MAX_INPUTS];
+    for (int64_t t = 0; t < size0;) {
+        int64_t m = t == 0 ? first_rows : USER_TILE;
+        if (m > size0 - t) m = size0 - t;
+        for (int64_t j0 = 0; j0 < size1; j0 += width) {
+            const int64_t w = size1 - j0 < width ? size1 - j0 : width;
+            for (int k = 0; k < c->nin; k++) {
+                char *dst = buf + (size_t)k * (size_t)(max_rows * width) * c->val_size;
+                const char *src = data[1 + k] + j0 * strides[nt + 1 + k] + t * strides[1 + k];
+                for (int64_t r = 0; r < m; r++)
+                    c->cvt[k](dst + (size_t)(r * w) * c->val_size, src + r * strides[1 + k], strides[nt + 1 + k], w);
+                rows[k] = dst;
+                row_strides[k] = w * (int64_t)c->val_size;
+            }
+            f->fold_columns(data[0] + j0 * strides[nt], (size_t)strides[nt], w, rows, row_strides, m, index0 + t,
+                            c->value_dtype, c->call->user);
+        }
+        t += m;
+    }
+    free(buf);
+    return true;
+}
+
 /* An outer block (dim 0 reduced, a row of size1 outputs per reduced index, iterator.h) whose
  * inputs all lie dense along the row, as values or as 16-bit floats for fold_stored, goes to
  * fold_columns whole: the rows are read in place, as they lie in memory. Gathering each
@@ -68,12 +119,15 @@ static bool user_columns(const user_ctx *c, char **data, const int64_t *strides,
         rows_stored = rows_stored && strides[nt + 1 + k] == 2;
     }
     /* Dense along dim 0 too: the whole runs of the inner path read better. */
-    if (in_place || stored || !(rows_in_place || rows_stored)) return false;
+    if (in_place || stored) return false;
     const void *rows[TENSOR_REDUCTION_MAX_INPUTS];
-    for (int k = 0; k < c->nin; k++) rows[k] = data[1 + k];
-    f->fold_columns(data[0], (size_t)strides[nt], size1, rows, strides + 1, size0, pos->index0,
-                    rows_in_place ? c->value_dtype : c->stored, c->call->user);
-    return true;
+    if (rows_in_place || rows_stored) {
+        for (int k = 0; k < c->nin; k++) rows[k] = data[1 + k];
+        f->fold_columns(data[0], (size_t)strides[nt], size1, rows, strides + 1, size0, pos->index0,
+                        rows_in_place ? c->value_dtype : c->stored, c->call->user);
+        return true;
+    }
+    return user_columns_staged(c, data, strides, size0, size1, pos->index0);
 }
 
 /* The n values of each input at (dim 0 = t.., dim 1 = j) for a fold: a dense run already in

@@ -452,6 +452,73 @@ static void test_kit_columns_agree(void **state) {
         expect_columns_agree(d, v, x1, (const int[]){1}, 1, what);
         tensor_release(x1);
     }
+    /* rows that need converting into the value type (int32 into an int64 sum, into a float
+     * value, float32 into a float64 value): converted a few columns at a time into dense rows
+     * for fold_columns, against fold over gathered tiles */
+    {
+        tensor_t *xf = rand_cpu(2, (int64_t[]){2088, 2100}, 111, TENSOR_FLOAT32);
+        tensor_t *xs = tensor_mul_scalar(xf, tensor_scalar_float(1e6));
+        tensor_t *xi = tensor_to_dtype(xs, TENSOR_INT32);
+        assert_non_null(xi);
+        tensor_reduction_def di = def1("test_cols_i32", sum_f32, TENSOR_REDUCTION_DTYPE_SUM);
+        di.fns[TENSOR_REDUCTION_I64] = sum_i64;
+        tensor_reduction_def dfl = def1("test_cols_i32f", sum_f32, TENSOR_REDUCTION_DTYPE_FLOAT);
+        tensor_reduction_def dd = def1("test_cols_f64", sum_f32, TENSOR_REDUCTION_DTYPE_SUM);
+        dd.fns[TENSOR_REDUCTION_F64] = abs_sum_f64;
+        tensor_t *xd = tensor_to_dtype(xf, TENSOR_FLOAT64), *x16 = tensor_to_dtype(xf, TENSOR_BFLOAT16);
+        tensor_t *xdt = tensor_slice(xd, 1, 1, 2100, 3); /* float64 columns 3 apart */
+        expect_columns_agree(di, TENSOR_REDUCTION_I64, xi, (const int[]){0}, 1, "int32 into int64, dim 0");
+        expect_columns_agree(dfl, TENSOR_REDUCTION_F32, xi, (const int[]){0}, 1, "int32 into float, dim 0");
+        expect_columns_agree(dd, TENSOR_REDUCTION_F64, xdt, (const int[]){0}, 1, "float64 columns 3 apart");
+        /* bfloat16 with a float64 result: no fold_stored, converted through the float64 value */
+        tensor_reduction_def db = def1("test_cols_bf", sum_f32, TENSOR_REDUCTION_DTYPE_FLOAT);
+        db.fns[TENSOR_REDUCTION_F64] = abs_sum_f64;
+        {
+            const int saved = tensor_get_num_threads();
+            tensor_reduction_def plain = db;
+            plain.fns[TENSOR_REDUCTION_F64].fold_columns = NULL;
+            tensor_reduction *r1 = tensor_reduction_register(&db);
+            plain.name = "test_cols_bf_plain";
+            tensor_reduction *r2 = tensor_reduction_register(&plain);
+            assert_non_null(r1);
+            assert_non_null(r2);
+            const tensor_t *in[1] = {x16};
+            for (int th = 1; th <= 2; th++) {
+                tensor_set_num_threads(th);
+                tensor_t *a = tensor_reduce(r1, in, 1, (const int[]){0}, 1, false, TENSOR_FLOAT64);
+                tensor_t *b = tensor_reduce(r2, in, 1, (const int[]){0}, 1, false, TENSOR_FLOAT64);
+                assert_non_null(a);
+                assert_non_null(b);
+                expect_same_bits(b, a, "bfloat16 into a float64 result, dim 0");
+                tensor_release(a);
+                tensor_release(b);
+            }
+            tensor_set_num_threads(saved);
+            assert_int_equal(tensor_reduction_release(r1), TENSOR_OK);
+            assert_int_equal(tensor_reduction_release(r2), TENSOR_OK);
+        }
+        /* a long reduced dim cut into chunks, the second starting inside a block; a middle dim */
+        tensor_t *lf = rand_cpu(2, (int64_t[]){70001, 20}, 112, TENSOR_FLOAT32);
+        tensor_t *ls = tensor_mul_scalar(lf, tensor_scalar_float(1e6));
+        tensor_t *li = tensor_to_dtype(ls, TENSOR_INT32);
+        expect_columns_agree(dfl, TENSOR_REDUCTION_F32, li, (const int[]){0}, 1, "int32 into float, [70001, 20] dim 0");
+        tensor_t *mf = rand_cpu(3, (int64_t[]){3, 1500, 70}, 113, TENSOR_FLOAT32);
+        tensor_t *ms = tensor_mul_scalar(mf, tensor_scalar_float(1e6));
+        tensor_t *m3 = tensor_to_dtype(ms, TENSOR_INT32);
+        expect_columns_agree(di, TENSOR_REDUCTION_I64, m3, (const int[]){1}, 1, "int32 into int64, [3, 1500, 70] dim 1");
+        tensor_release(m3);
+        tensor_release(ms);
+        tensor_release(mf);
+        tensor_release(li);
+        tensor_release(ls);
+        tensor_release(lf);
+        tensor_release(xdt);
+        tensor_release(x16);
+        tensor_release(xd);
+        tensor_release(xi);
+        tensor_release(xs);
+        tensor_release(xf);
+    }
     /* two inputs, one broadcast along the rows */
     tensor_reduction_def w = def1("test_cols_w", wsum_f32, TENSOR_REDUCTION_DTYPE_SUM);
     w.ninputs = 2;
