@@ -303,5 +303,7 @@ tensor_status tt_cpu_scan_kernel(struct tensor_iter *iter, const tensor_kernel_p
 void tt_cpu_register_kernels(void);
 /* user reductions (ops/reduction.h; cpu/reduce_user.c) */
 tensor_status tt_cpu_user_reduce_kernel(struct tensor_iter *iter, const tensor_kernel_params *params);
+/* the 1-norm (p = 1) or the 2-norm (p = 2) through the reduction kit (cpu/reduce_norm.c) */
+tensor_status tt_cpu_norm_kit_kernel(struct tensor_iter *iter, const tensor_kernel_params *params, int p);
 
 #endif

@@ -123,10 +123,6 @@ tensor_status tt_cpu_logsumexp_kernel(tensor_iter_t *iter, const tensor_kernel_p
 /* ---- norm: one instantiation per kind of p ---- */
 CPU_SIMPLE_REDUCTION(tensor_norm0_f32, float, float, float, tt_cpu_store_f32)
 CPU_SIMPLE_REDUCTION(tensor_norm0_f64, double, double, double, tt_cpu_store_f64)
-CPU_SIMPLE_REDUCTION(tensor_norm1_f32, float, float, float, tt_cpu_store_f32)
-CPU_SIMPLE_REDUCTION(tensor_norm1_f64, double, double, double, tt_cpu_store_f64)
-CPU_SIMPLE_REDUCTION(tensor_norm2_f32, float, float, float, tt_cpu_store_f32)
-CPU_SIMPLE_REDUCTION(tensor_norm2_f64, double, double, double, tt_cpu_store_f64)
 CPU_SIMPLE_REDUCTION(tensor_norminf_f32, float, float, float, tt_cpu_store_f32)
 CPU_SIMPLE_REDUCTION(tensor_norminf_f64, double, double, double, tt_cpu_store_f64)
 CPU_SIMPLE_REDUCTION(tensor_normninf_f32, float, float, float, tt_cpu_store_f32)
@@ -156,8 +152,7 @@ NORMP_ADAPTERS(f64, double)
 tensor_status tt_cpu_norm_kernel(tensor_iter_t *iter, const tensor_kernel_params *params) {
     const double p = params ? params->p : 2.0;
     if (p == 0.0) return tt_cpu_run_by_output(iter, params, "norm", tensor_norm0_f32_cpu_run, tensor_norm0_f64_cpu_run, NULL);
-    if (p == 1.0) return tt_cpu_run_by_output(iter, params, "norm", tensor_norm1_f32_cpu_run, tensor_norm1_f64_cpu_run, NULL);
-    if (p == 2.0) return tt_cpu_run_by_output(iter, params, "norm", tensor_norm2_f32_cpu_run, tensor_norm2_f64_cpu_run, NULL);
+    if (p == 1.0 || p == 2.0) return tt_cpu_norm_kit_kernel(iter, params, (int)p); /* cpu/reduce_norm.c */
     if (p == INFINITY)
         return tt_cpu_run_by_output(iter, params, "norm", tensor_norminf_f32_cpu_run, tensor_norminf_f64_cpu_run, NULL);
     if (p == -INFINITY)
