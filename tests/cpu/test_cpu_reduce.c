@@ -39,6 +39,37 @@ static void test_f16_fast_conversion_exhaustive(void **state) {
     }
 }
 
+/* The float16 converter of the reduction template (F16C on CPUs that have it, the integer
+ * decode elsewhere and for strided runs): every pattern, the same bits as the reference, in a
+ * contiguous run (lengths that leave a tail after groups of 8, misaligned starts) and strided. */
+static void test_f16_converter_every_pattern(void **state) {
+    (void)state;
+    uint16_t *h = malloc(65536 * 2 * sizeof *h);
+    float *out = malloc(65536 * sizeof *out);
+    assert_non_null(h);
+    assert_non_null(out);
+    for (uint32_t k = 0; k < 65536; k++) h[k] = h[65536 + k] = (uint16_t)k;
+    const tensor_dtype vias[2] = {TENSOR_FLOAT16, TENSOR_FLOAT32};
+    for (int v = 0; v < 2; v++) {
+        const cpu_cvt_fn cvt = tt_cpu_converter(TENSOR_FLOAT16, CPU_VAL_F32, vias[v]);
+        const int64_t starts[3] = {0, 1, 7}, lens[3] = {65536, 65535, 65529};
+        for (int c = 0; c < 3; c++) {
+            memset(out, 0, 65536 * sizeof *out);
+            cvt(out, (const char *)(h + starts[c]), 2, lens[c]);
+            for (int64_t k = 0; k < lens[c]; k++) {
+                const uint16_t x = h[starts[c] + k];
+                if (bits_of(out[k]) != bits_of(tensor_f16_to_f32(x)))
+                    fail_msg("via %d, start %lld: f16 0x%04x gave 0x%08x", v, (long long)starts[c], x, bits_of(out[k]));
+            }
+        }
+        cvt(out, (const char *)h, 4, 65536); /* every other pattern, from both copies */
+        for (int64_t k = 0; k < 65536; k++)
+            if (bits_of(out[k]) != bits_of(tensor_f16_to_f32(h[2 * k]))) fail_msg("strided: element %lld", (long long)k);
+    }
+    free(out);
+    free(h);
+}
+
 /* The cast-first rule: with via = float16 each value is rounded to float16 before it is
  * reduced; via = bool maps to 0/1; float -> int64 truncates toward zero. */
 static void test_converters(void **state) {
@@ -310,6 +341,7 @@ static void test_argmax_across_chunks(void **state) {
 
 static const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_f16_fast_conversion_exhaustive),
+    cmocka_unit_test(test_f16_converter_every_pattern),
     cmocka_unit_test(test_converters),
     cmocka_unit_test(test_f32_sum_accuracy),
     cmocka_unit_test(test_f32_sum_1e8_accuracy),
