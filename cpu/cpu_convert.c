@@ -138,7 +138,29 @@ __attribute__((target("avx2,f16c"))) static void f16_run_f16c(float *restrict ds
         _mm256_storeu_ps(dst + k, _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(const void *)(s + k))));
     for (; k < n; k++) dst[k] = f16f(s[k]);
 }
+/* float16 -> float64 likewise (through float32, exact; the CPU's var and the double value type of
+ * user reductions load float16 this way). bfloat16's shift-and-convert needs no help: the
+ * compiler vectorises it. */
+__attribute__((target("avx2,f16c"))) static void f16_run_f64(double *restrict dst, const uint16_t *restrict s,
+                                                            int64_t n) {
+    int64_t k = 0;
+    for (; k + 8 <= n; k += 8) {
+        const __m256 f = _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(const void *)(s + k)));
+        _mm256_storeu_pd(dst + k, _mm256_cvtps_pd(_mm256_castps256_ps128(f)));
+        _mm256_storeu_pd(dst + k + 4, _mm256_cvtps_pd(_mm256_extractf128_ps(f, 1)));
+    }
+    for (; k < n; k++) dst[k] = (double)f16f(s[k]);
+}
 #endif
+static void cvt_f16_f64_run(void *dstv, const char *src, int64_t stride, int64_t n) {
+#ifdef CPU_CVT_F16C
+    if (stride == (int64_t)sizeof(uint16_t) && tt_cpu_has(TT_CPU_AVX2 | TT_CPU_F16C)) {
+        f16_run_f64((double *)dstv, (const uint16_t *)(const void *)src, n);
+        return;
+    }
+#endif
+    cvt_f16_f64(dstv, src, stride, n);
+}
 static void cvt_f16_f32_run(void *dstv, const char *src, int64_t stride, int64_t n) {
 #ifdef CPU_CVT_F16C
     if (stride == (int64_t)sizeof(uint16_t) && tt_cpu_has(TT_CPU_AVX2 | TT_CPU_F16C)) {
@@ -164,7 +186,8 @@ cpu_cvt_fn tt_cpu_converter(tensor_dtype in, cpu_val_kind val, tensor_dtype via)
         case TENSOR_FLOAT8_E5M2: return cvt_f32_rnd_e5m2[in];
         default: return cvt_f32_rnd_none[in];
         }
-    case CPU_VAL_F64: return cvt_f64[in];
+    case CPU_VAL_F64:
+        return in == TENSOR_FLOAT16 ? cvt_f16_f64_run : cvt_f64[in];
     case CPU_VAL_I64: return via == TENSOR_BOOL && in != TENSOR_BOOL ? cvt_i64_bool[in] : cvt_i64[in];
     }
     return NULL;

@@ -39,9 +39,10 @@ static void test_f16_fast_conversion_exhaustive(void **state) {
     }
 }
 
-/* The float16 converter of the reduction template (F16C on CPUs that have it, the integer
- * decode elsewhere and for strided runs): every pattern, the same bits as the reference, in a
- * contiguous run (lengths that leave a tail after groups of 8, misaligned starts) and strided. */
+/* The 16-bit converters of the reduction template (F16C / AVX2 on CPUs that have them, the
+ * integer decode elsewhere and for strided runs): every pattern, the same bits as the reference,
+ * in a contiguous run (lengths that leave a tail after groups of 8, misaligned starts) and
+ * strided; float16 into float, float16 and bfloat16 into double. */
 static void test_f16_converter_every_pattern(void **state) {
     (void)state;
     uint16_t *h = malloc(65536 * 2 * sizeof *h);
@@ -66,6 +67,26 @@ static void test_f16_converter_every_pattern(void **state) {
         for (int64_t k = 0; k < 65536; k++)
             if (bits_of(out[k]) != bits_of(tensor_f16_to_f32(h[2 * k]))) fail_msg("strided: element %lld", (long long)k);
     }
+    /* float16 and bfloat16 into double: through float, exactly */
+    double *dout = malloc(65536 * sizeof *dout);
+    assert_non_null(dout);
+    for (int b = 0; b < 2; b++) {
+        const tensor_dtype dt = b == 0 ? TENSOR_FLOAT16 : TENSOR_BFLOAT16;
+        const cpu_cvt_fn cvt = tt_cpu_converter(dt, CPU_VAL_F64, TENSOR_FLOAT64);
+        const int64_t starts[3] = {0, 3, 9}, lens[3] = {65536, 65533, 65527}, strides[2] = {2, 4};
+        for (int c = 0; c < 4; c++) {
+            const int64_t st = c < 3 ? starts[c] : 0, n = c < 3 ? lens[c] : 65536, stride = strides[c == 3];
+            memset(dout, 0, 65536 * sizeof *dout);
+            cvt(dout, (const char *)(h + st), stride, n);
+            for (int64_t k = 0; k < n; k++) {
+                const uint16_t x = h[st + k * (stride / 2)];
+                const double want = (double)(b == 0 ? tensor_f16_to_f32(x) : tensor_bf16_to_f32(x));
+                if (memcmp(&want, &dout[k], sizeof want) != 0)
+                    fail_msg("%s 0x%04x into double (case %d): got %a, want %a", tensor_dtype_name(dt), x, c, dout[k], want);
+            }
+        }
+    }
+    free(dout);
     free(out);
     free(h);
 }
