@@ -24,7 +24,7 @@
 /* Bytes per input of the rows that the staged column path converts before a fold_columns call:
  * a block of up to TENSOR_REDUCTION_BLOCK rows times some columns (64 floats: pieces of four
  * cache lines a row, which the prefetchers follow; 16 floats ran 2.5x slower,
- * docs/perf_log.md). */
+ * docs/perf_log.md). More where the input is narrower than the value (see the width). */
 #define USER_STAGE_BYTES (512 * 1024)
 
 typedef struct user_ctx {
@@ -40,6 +40,7 @@ typedef struct user_ctx {
     tensor_dtype stored;
     bool use_stored;
     tensor_dtype value_dtype; /* the value type's dtype, for fold_columns */
+    size_t min_elem;          /* the narrowest input's element size */
 } user_ctx;
 
 /* acc_size rounded up to a multiple of the smaller of 16 and acc_size rounded up to a power of
@@ -71,6 +72,9 @@ static bool user_columns_staged(const user_ctx *c, char **data, const int64_t *s
     const int64_t first_rows = USER_TILE - index0 % USER_TILE;
     const int64_t max_rows = size0 < USER_TILE ? size0 : USER_TILE;
     int64_t width = USER_STAGE_BYTES / (max_rows * (int64_t)c->val_size);
+    /* at least 256 bytes of each row of the narrowest input per piece: with fewer (bfloat16 into
+     * double: 32 columns, one cache line) the reads wait on memory */
+    if (width < 256 / (int64_t)c->min_elem) width = 256 / (int64_t)c->min_elem;
     if (width < 1) width = 1;
     if (width > size1) width = size1;
     char *buf = tt_malloc((size_t)c->nin * (size_t)(max_rows * width) * c->val_size);
@@ -265,11 +269,12 @@ tensor_status tt_cpu_user_reduce_kernel(struct tensor_iter *iter, const tensor_k
     static const size_t sizes[] = {sizeof(float), sizeof(double), sizeof(int64_t)};
     static const tensor_dtype value_dtypes[] = {TENSOR_FLOAT32, TENSOR_FLOAT64, TENSOR_INT64};
     user_ctx c = {call, nin, acc_stride_of(call->acc_size), sizes[call->value], {NULL}, {false},
-                  tensor_iter_dtype(iter, 0), tensor_iter_dtype(iter, 1), false, value_dtypes[call->value]};
+                  tensor_iter_dtype(iter, 0), tensor_iter_dtype(iter, 1), false, value_dtypes[call->value], 8};
     c.use_stored = call->fns->fold_stored != NULL && call->value == TENSOR_REDUCTION_F32 &&
                    (c.stored == TENSOR_BFLOAT16 || c.stored == TENSOR_FLOAT16);
     for (int k = 0; k < nin; k++) {
         const tensor_dtype in = tensor_iter_dtype(iter, 1 + k);
+        if (tensor_dtype_size(in) < c.min_elem) c.min_elem = tensor_dtype_size(in);
         c.cvt[k] = tt_cpu_converter(in, kinds[call->value], c.out_dtype);
         c.plain[k] = tt_cpu_converter_is_plain(in, kinds[call->value], c.out_dtype) && tensor_dtype_size(in) == c.val_size;
         c.use_stored = c.use_stored && in == c.stored && tt_cpu_converter_is_plain(in, CPU_VAL_F32, c.out_dtype);
