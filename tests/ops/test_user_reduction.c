@@ -265,15 +265,26 @@ static void test_struct_accumulator_and_threads(void **state) {
 tensor_reduction_fns tt_test_kit_baseline_sum(void);
 tensor_reduction_fns tt_test_kit_baseline_abs_sum(void);
 
-static tensor_t *reduce_with(tensor_reduction_fns fns, const char *name, const tensor_t *x, const int *dims, int nd) {
-    tensor_reduction_def d = def1(name, fns, TENSOR_REDUCTION_DTYPE_SUM);
+/* One call of a fresh registration of d, into result dtype dt. */
+static tensor_t *reduce_def_as(tensor_reduction_def d, const tensor_t *x, const int *dims, int nd, tensor_dtype dt) {
+    static int serial;
+    char name[32];
+    snprintf(name, sizeof name, "test_cols_%d", serial++);
+    d.name = name;
     tensor_reduction *r = tensor_reduction_register(&d);
     assert_non_null(r);
     const tensor_t *in[1] = {x};
-    tensor_t *y = tensor_reduce(r, in, 1, dims, nd, false, TENSOR_DTYPE_DEFAULT);
+    tensor_t *y = tensor_reduce(r, in, 1, dims, nd, false, dt);
     if (y == NULL) fail_msg("%s", tensor_last_error());
     assert_int_equal(tensor_reduction_release(r), TENSOR_OK);
     return y;
+}
+static tensor_t *reduce_def(tensor_reduction_def d, const tensor_t *x, const int *dims, int nd) {
+    return reduce_def_as(d, x, dims, nd, TENSOR_DTYPE_DEFAULT);
+}
+
+static tensor_t *reduce_with(tensor_reduction_fns fns, const tensor_t *x, const int *dims, int nd) {
+    return reduce_def(def1("test_with", fns, TENSOR_REDUCTION_DTYPE_SUM), x, dims, nd);
 }
 
 static void expect_same_bits(const tensor_t *a, const tensor_t *b, const char *what) {
@@ -302,13 +313,13 @@ static void test_kit_paths_agree(void **state) {
                 const int *dims = all ? NULL : (const int[]){1};
                 const int nd = all ? 0 : 1;
                 tensor_set_num_threads(1);
-                tensor_t *want = reduce_with(kit, "test_kit_a", x, dims, nd);
+                tensor_t *want = reduce_with(kit, x, dims, nd);
                 tensor_t *got[4];
-                got[0] = reduce_with(tiles, "test_kit_tiles", x, dims, nd);
-                got[1] = reduce_with(base, "test_kit_base", x, dims, nd);
+                got[0] = reduce_with(tiles, x, dims, nd);
+                got[1] = reduce_with(base, x, dims, nd);
                 tensor_set_num_threads(4);
-                got[2] = reduce_with(kit, "test_kit_threads", x, dims, nd);
-                got[3] = all ? NULL : reduce_with(kit, "test_kit_strided", strided, dims, nd);
+                got[2] = reduce_with(kit, x, dims, nd);
+                got[3] = all ? NULL : reduce_with(kit, strided, dims, nd);
                 static const char *const what[4] = {"tiles", "baseline", "4 threads", "strided"};
                 for (int k = 0; k < 4; k++)
                     if (got[k] != NULL) {
@@ -333,41 +344,31 @@ static void test_kit_paths_agree(void **state) {
 /* ---- fold_columns: outputs that meet one element per row (a reduced dim that is not the
  * innermost) take the kit's fold_columns, which must give fold's bits for each output ---- */
 
-static tensor_t *reduce_def(tensor_reduction_def d, const tensor_t *x, const int *dims, int nd) {
-    static int serial;
-    char name[32];
-    snprintf(name, sizeof name, "test_cols_%d", serial++);
-    d.name = name;
-    tensor_reduction *r = tensor_reduction_register(&d);
-    assert_non_null(r);
-    const tensor_t *in[1] = {x};
-    tensor_t *y = tensor_reduce(r, in, 1, dims, nd, false, TENSOR_DTYPE_DEFAULT);
-    if (y == NULL) fail_msg("%s", tensor_last_error());
-    assert_int_equal(tensor_reduction_release(r), TENSOR_OK);
-    return y;
-}
-
 /* Same bits with fold_columns (1 and 2 threads) as without it (fold over gathered tiles), for
- * one definition on one input. */
-static void expect_columns_agree(tensor_reduction_def d, tensor_reduction_value v, const tensor_t *x, const int *dims,
-                                 int nd, const char *what) {
+ * one definition on one input, into result dtype dt. */
+static void expect_columns_agree_as(tensor_reduction_def d, tensor_reduction_value v, const tensor_t *x,
+                                    const int *dims, int nd, tensor_dtype dt, const char *what) {
     const int saved = tensor_get_num_threads();
     tensor_reduction_def plain = d;
     plain.fns[v].fold_columns = NULL;
     tensor_set_num_threads(1);
-    tensor_t *want = reduce_def(plain, x, dims, nd);
-    tensor_t *got = reduce_def(d, x, dims, nd);
+    tensor_t *want = reduce_def_as(plain, x, dims, nd, dt);
+    tensor_t *got = reduce_def_as(d, x, dims, nd, dt);
     char msg[160];
     snprintf(msg, sizeof msg, "%s: fold_columns vs fold", what);
     expect_same_bits(want, got, msg);
     tensor_release(got);
     tensor_set_num_threads(2);
-    got = reduce_def(d, x, dims, nd);
+    got = reduce_def_as(d, x, dims, nd, dt);
     snprintf(msg, sizeof msg, "%s: 2 threads", what);
     expect_same_bits(want, got, msg);
     tensor_release(got);
     tensor_set_num_threads(saved);
     tensor_release(want);
+}
+static void expect_columns_agree(tensor_reduction_def d, tensor_reduction_value v, const tensor_t *x, const int *dims,
+                                 int nd, const char *what) {
+    expect_columns_agree_as(d, v, x, dims, nd, TENSOR_DTYPE_DEFAULT, what);
 }
 
 static tensor_t *rand_dt(int ndim, const int64_t *shape, uint64_t seed, tensor_dtype dt) {
@@ -473,30 +474,8 @@ static void test_kit_columns_agree(void **state) {
         /* bfloat16 with a float64 result: no fold_stored, converted through the float64 value */
         tensor_reduction_def db = def1("test_cols_bf", sum_f32, TENSOR_REDUCTION_DTYPE_FLOAT);
         db.fns[TENSOR_REDUCTION_F64] = abs_sum_f64;
-        {
-            const int saved = tensor_get_num_threads();
-            tensor_reduction_def plain = db;
-            plain.fns[TENSOR_REDUCTION_F64].fold_columns = NULL;
-            tensor_reduction *r1 = tensor_reduction_register(&db);
-            plain.name = "test_cols_bf_plain";
-            tensor_reduction *r2 = tensor_reduction_register(&plain);
-            assert_non_null(r1);
-            assert_non_null(r2);
-            const tensor_t *in[1] = {x16};
-            for (int th = 1; th <= 2; th++) {
-                tensor_set_num_threads(th);
-                tensor_t *a = tensor_reduce(r1, in, 1, (const int[]){0}, 1, false, TENSOR_FLOAT64);
-                tensor_t *b = tensor_reduce(r2, in, 1, (const int[]){0}, 1, false, TENSOR_FLOAT64);
-                assert_non_null(a);
-                assert_non_null(b);
-                expect_same_bits(b, a, "bfloat16 into a float64 result, dim 0");
-                tensor_release(a);
-                tensor_release(b);
-            }
-            tensor_set_num_threads(saved);
-            assert_int_equal(tensor_reduction_release(r1), TENSOR_OK);
-            assert_int_equal(tensor_reduction_release(r2), TENSOR_OK);
-        }
+        expect_columns_agree_as(db, TENSOR_REDUCTION_F64, x16, (const int[]){0}, 1, TENSOR_FLOAT64,
+                                "bfloat16 into a float64 result, dim 0");
         /* a long reduced dim cut into chunks, the second starting inside a block; a middle dim */
         tensor_t *lf = rand_cpu(2, (int64_t[]){70001, 20}, 112, TENSOR_FLOAT32);
         tensor_t *ls = tensor_mul_scalar(lf, tensor_scalar_float(1e6));
@@ -610,10 +589,9 @@ static void test_kit_f16c_agrees(void **state) {
             tensor_reduction_fns conv = kit;
             conv.fold_stored = NULL;
             conv.fold_columns = NULL;
-            tensor_t *want = reduce_with(kit, "test_f16c_kit", x, &dim, 1);
-            tensor_t *base = reduce_with(f == 0 ? tt_test_kit_baseline_sum() : tt_test_kit_baseline_abs_sum(),
-                                         "test_f16c_base", x, &dim, 1);
-            tensor_t *lib = reduce_with(conv, "test_f16c_lib", x, &dim, 1);
+            tensor_t *want = reduce_with(kit, x, &dim, 1);
+            tensor_t *base = reduce_with(f == 0 ? tt_test_kit_baseline_sum() : tt_test_kit_baseline_abs_sum(), x, &dim, 1);
+            tensor_t *lib = reduce_with(conv, x, &dim, 1);
             expect_same_bits(want, base, cols ? "float16 columns: F16C vs baseline" : "float16 rows: F16C vs baseline");
             expect_same_bits(want, lib, cols ? "float16 columns: vs converted by the library"
                                              : "float16 rows: vs converted by the library");
