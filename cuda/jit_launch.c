@@ -35,6 +35,7 @@ static struct {
     cu_result (*func_set_attribute)(cu_function, int, int);
     cu_result (*error_string)(cu_result, const char **);
     cu_result (*ctx_get_current)(void **);
+    cu_result (*occupancy)(int *, cu_function, int, size_t); /* optional */
 } cu;
 static pthread_once_t cu_once = PTHREAD_ONCE_INIT;
 
@@ -48,6 +49,7 @@ static void cu_load(void) {
     *(void **)&cu.func_set_attribute = dlsym(lib, "cuFuncSetAttribute");
     *(void **)&cu.error_string = dlsym(lib, "cuGetErrorString");
     *(void **)&cu.ctx_get_current = dlsym(lib, "cuCtxGetCurrent");
+    *(void **)&cu.occupancy = dlsym(lib, "cuOccupancyMaxActiveBlocksPerMultiprocessor");
     if (cu.module_load_data && cu.module_get_function && cu.module_unload && cu.launch && cu.func_set_attribute &&
         cu.error_string && cu.ctx_get_current)
         cu.lib = lib;
@@ -273,11 +275,39 @@ static tensor_status kernel_set(const jit_call *jc, int variant, const jit_entry
 
 /* ---- launching ---- */
 
+/* The planner's residency question (tensor_cuda_reduce_kind.resident_blocks), answered for the
+ * run-time compiled kernel as the built-ins answer it for theirs, so that both plan alike. It
+ * fetches (or compiles) the variant the plan will launch; `origin` records where it came from,
+ * for explain. */
+typedef struct jit_resident_ctx {
+    const jit_call *jc;
+    int asked;
+    origin_t origin;
+} jit_resident_ctx;
+
+static int jit_resident_blocks(const void *ctx, int ovs, int threads, size_t smem) {
+    jit_resident_ctx *rc = (jit_resident_ctx *)ctx;
+    const int k = TT_JIT_VARIANT(0, ovs);
+    const jit_entry *set = NULL;
+    origin_t origin;
+    if (kernel_set(rc->jc, k, &set, &origin, rc->jc->func) != TENSOR_OK) {
+        tensor_clear_error(); /* the launch's own kernel_set reports it */
+        return 0;
+    }
+    if (!rc->asked) rc->origin = origin;
+    rc->asked = 1;
+    int n = 0;
+    if (cu.occupancy == NULL || smem > 48 * 1024 || cu.occupancy(&n, set->fn[k], threads, smem) != 0) return 0;
+    return n;
+}
+
 static tensor_status launch_piece(const tensor_iter_t *iter, char *acc_buf, int64_t count, void *ctx) {
     const jit_call *jc = ctx;
     const char *func = jc->func;
     const int in_arg = iter->num_outputs;
-    tensor_cuda_reduce_kind kind = {(int)tensor_dtype_size(iter->operands[in_arg].dtype), (int)jc->call->acc_size};
+    jit_resident_ctx rc = {jc, 0, FROM_COMPILE};
+    tensor_cuda_reduce_kind kind = {(int)tensor_dtype_size(iter->operands[in_arg].dtype), (int)jc->call->acc_size,
+                                    jit_resident_blocks, &rc};
     tensor_cuda_reduce_plan plan;
     void *staging = NULL;
     tensor_status st = tensor_cuda_reduce_plan_make(iter, kind, &plan, &staging, func);
@@ -344,9 +374,11 @@ tensor_status tt_cuda_jit_reduce(tensor_iter_t *iter, const tensor_user_reduce_c
         tensor_cuda_props props;
         tensor_reduce_config cfg;
         st = tensor_cuda_reduce_device_props(iter->device.index, &props, func);
-        tensor_cuda_reduce_kind kind = {(int)tensor_dtype_size(in), (int)call->acc_size};
+        jit_resident_ctx rc = {&jc, 0, FROM_COMPILE};
+        tensor_cuda_reduce_kind kind = {(int)tensor_dtype_size(in), (int)call->acc_size, jit_resident_blocks, &rc};
         if (st == TENSOR_OK) st = tensor_cuda_reduce_plan_config(iter, &props, kind, &cfg);
         if (st == TENSOR_OK) st = kernel_set(&jc, TT_JIT_VARIANT(cfg.short_rows, cfg.output_vec_size), &set, &origin, func);
+        if (rc.asked) origin = rc.origin; /* the plan fetched the kernel first */
         char what[200];
         snprintf(what, sizeof what, "%s (user, run-time compiled), %s -> %s", call->name, tensor_dtype_name(in),
                  tensor_dtype_name(out));

@@ -272,7 +272,7 @@ static void plan_general(const tensor_iter_t *iter, const tensor_cuda_props *pro
         c.output_mult[TENSOR_REDUCE_BLOCK_Y] = split_output(&c, c.block_height);
 
     int64_t blocks_per_sm = props->max_threads_per_sm / c.num_threads;
-    const bool one_wave = wide && c.num_threads >= 512;
+    bool one_wave = wide && c.num_threads >= 512;
     if (one_wave) {
         /* 512-thread wide CTAs use 48 registers (float32 sum, OVS 4; 64 is their cap): 2 fit on
          * an SM, not max_threads_per_sm / num_threads = 4. Sizing the grid for 4 left a second,
@@ -281,10 +281,23 @@ static void plan_general(const tensor_iter_t *iter, const tensor_cuda_props *pro
         int64_t resident = props->max_threads_per_sm < 1024 ? props->max_threads_per_sm : 1024;
         blocks_per_sm = resident / c.num_threads > 0 ? resident / c.num_threads : 1;
     }
-    int64_t target_grid = (int64_t)props->num_sms * blocks_per_sm;
     int64_t grid_x = div_up(div_up(c.num_outputs, c.output_vec_size), c.step_output);
     int64_t vpt = values_per_thread(&c);
-    if (c.input_mult[TENSOR_REDUCE_BLOCK_Y] != 0 && vpt >= max_values_per_thread && grid_x <= target_grid) {
+    bool fits = c.input_mult[TENSOR_REDUCE_BLOCK_Y] != 0 && vpt >= max_values_per_thread;
+    if (fits && tr->resident_blocks != NULL) {
+        /* The kernel's registers may hold fewer CTAs on an SM than its threads allow (var's
+         * 16-byte accumulators: 6 CTAs of 128 threads, not 16). A grid sized for the thread
+         * count then ran 2.7 waves, the last one partial; sized for what fits, and rounded
+         * down to one wave, var over columns ran 1.3-2x faster (docs/perf_log.md). */
+        const size_t smem = (size_t)tr->acc_size * (size_t)c.num_threads * (size_t)c.output_vec_size;
+        const int fit = tr->resident_blocks(tr->resident_ctx, c.output_vec_size, (int)c.num_threads, smem);
+        if (fit > 0 && fit < blocks_per_sm) {
+            blocks_per_sm = fit;
+            one_wave = true;
+        }
+    }
+    int64_t target_grid = (int64_t)props->num_sms * blocks_per_sm;
+    if (fits && grid_x <= target_grid) {
         /* Too few outputs to fill the GPU: several CTAs share each output (global reduce). */
         /* one_wave: round down, so that the grid is at most one wave */
         int64_t c1 = one_wave ? max64(target_grid / grid_x, 1) : div_up(target_grid, grid_x);

@@ -35,6 +35,12 @@ typedef struct tensor_reduce_kernel_traits {
      * short contiguous rows get the short-rows kernel; an outer reduction that needs a global
      * reduce gets wider CTAs (TENSOR_REDUCE_WIDE_THREADS) so fewer CTAs share each column. */
     int tuned;
+    /* Optional (NULL: residency is limited by the thread count alone): how many CTAs of
+     * `threads` threads with `smem` bytes of dynamic shared memory of the general kernel for
+     * `ovs` outputs per load fit on one SM, as the occupancy calculator gives for the compiled
+     * kernel; 0 when unknown. A grid sized for more CTAs than fit runs a partial last wave. */
+    int (*resident_blocks)(const void *ctx, int ovs, int threads, size_t smem);
+    const void *resident_ctx;
 } tensor_reduce_kernel_traits;
 
 /* Threads per CTA of an outer (output-vectorised) reduction in the tuned plan: as many as

@@ -219,47 +219,63 @@ TT_FAMILY_WELFORD(WelfordF32Base, f32, float)
 TT_FAMILY_WELFORD(WelfordF64, f64, double)
 #undef TT_FAMILY_WELFORD
 
-// The float Welford over N accumulators that fold in lockstep (the kernel's lanes of one vector
-// load, or the outputs of one output vector: each takes one element per step, so all have the
-// same count). Each accumulator takes tensor_welford_f32_reduce's update with its division
-// __fdividef(delta, n) (an approximate reciprocal of n, then a product) written as the product
-// of delta and one shared reciprocal; the count, the first-element test and the finiteness
-// test are shared too (var was compute-bound). Accumulators with different counts, or a
-// non-finite difference, take the per-element functor.
+// The float Welford, N elements at a time into one accumulator (the kernel hands it the N
+// values of a vector load, or the VT0 loads of one output in flight): the chunk's own mean and
+// sum of squared deviations, from the accumulator's shift, then Chan's combine with one
+// reciprocal. Per-element Welford divides by the count at every element and kept one
+// accumulator per lane of the vector (4 x 16 bytes a thread, 16 x 16 for four outputs); var was
+// bound by that latency and those registers, not by memory. A chunk with a non-finite
+// difference takes the per-element functor, whose rules for inf and NaN it keeps.
 struct WelfordF32 : WelfordF32Base {
-    static constexpr bool reduces_n = true;
+    static constexpr bool reduces_chunk = true;
     template <int N>
-    static __device__ __forceinline__ void reduce_n(acc_t (&a)[N], const float (&x)[N]) {
-        bool same = true;
-#pragma unroll
-        for (int k = 1; k < N; k++) same = same && a[k].n == a[0].n;
-        const float n = a[0].n + 1.0f;
+    static __device__ __forceinline__ void reduce_chunk(acc_t &a, const float (&x)[N]) {
+        static_assert(N >= 2 && (N & (N - 1)) == 0, "chunks of a power of two: 1/N is exact");
+        const float shift = a.n == 0.0f ? x[0] : a.shift;
         float d[N], check = 0.0f;
 #pragma unroll
         for (int k = 0; k < N; k++) {
-            d[k] = x[k] - (n == 1.0f ? x[k] : a[k].shift);
+            d[k] = x[k] - shift;
             check += d[k] - d[k]; // 0 when every d is finite, else NaN
         }
-        if (!same || check != 0.0f) {
+        if (check != 0.0f) {
 #pragma unroll
-            for (int k = 0; k < N; k++) a[k] = tensor_welford_f32_reduce(a[k], x[k], 0);
+            for (int k = 0; k < N; k++) a = tensor_welford_f32_reduce(a, x[k], 0);
             return;
         }
-        const float r = __fdividef(1.0f, n);
+        // Pairwise: the chunk's sum and squares in log2(N) dependent steps.
+        float s[N];
+#pragma unroll
+        for (int k = 0; k < N; k++) s[k] = d[k];
+#pragma unroll
+        for (int w = N / 2; w >= 1; w /= 2)
+#pragma unroll
+            for (int k = 0; k < w; k++) s[k] += s[k + w];
+        const float mb = s[0] * (1.0f / N);
 #pragma unroll
         for (int k = 0; k < N; k++) {
-            if (n == 1.0f) a[k].shift = x[k];
-            a[k].n = n;
-            const float delta = d[k] - a[k].mean;
-            a[k].mean += __fmul_rn(delta, r); // as div.approx: a product, then the add (no FMA)
-            a[k].m2 += delta * (d[k] - a[k].mean);
+            const float e = d[k] - mb;
+            s[k] = e * e;
         }
+#pragma unroll
+        for (int w = N / 2; w >= 1; w /= 2)
+#pragma unroll
+            for (int k = 0; k < w; k++) s[k] += s[k + w];
+        const float na = a.n, n = na + (float)N;
+        const float nb_over_n = __fdividef((float)N, n);
+        const float delta = mb - a.mean;
+        a.shift = shift;
+        a.n = n;
+        a.mean += delta * nb_over_n;
+        a.m2 += s[0] + delta * delta * na * nb_over_n;
     }
 };
 
-// Whether a family folds N lockstep accumulators at once (reduces_n, reduce_n<N>).
-template <class F, class = void> struct family_reduces_n : std::false_type {};
-template <class F> struct family_reduces_n<F, std::void_t<decltype(F::reduces_n)>> : std::bool_constant<F::reduces_n> {};
+// Whether a family folds a chunk of N elements into one accumulator at once (reduces_chunk,
+// reduce_chunk<N>).
+template <class F, class = void> struct family_reduces_chunk : std::false_type {};
+template <class F>
+struct family_reduces_chunk<F, std::void_t<decltype(F::reduces_chunk)>> : std::bool_constant<F::reduces_chunk> {};
 
 // Families that return an input element (amax/amin, argmax/argmin, max/min with indices):
 // their float16 loads keep a NaN's sign (tensor_f16_to_f32's fix-up after the cvt). Every

@@ -77,6 +77,9 @@ typedef struct tensor_cuda_reduce_plan {
 typedef struct tensor_cuda_reduce_kind {
     int input_size; /* bytes of one input element */
     int acc_size;   /* bytes of one accumulator */
+    /* Optional: the compiled kernel's residency (tensor_reduce_kernel_traits.resident_blocks). */
+    int (*resident_blocks)(const void *ctx, int ovs, int threads, size_t smem);
+    const void *resident_ctx;
 } tensor_cuda_reduce_kind;
 
 /* Fills *plan for iter (a built reduction iterator on a CUDA device, numel > 0, one or two

@@ -227,9 +227,11 @@ template <class Op> struct op_inputs<Op, std::void_t<decltype(Op::nin)>> : std::
 template <class Op, class = void> struct op_maps : std::false_type {};
 template <class Op> struct op_maps<Op, std::void_t<decltype(Op::maps)>> : std::bool_constant<Op::maps> {};
 
-// Whether an Op folds lockstep accumulators at once (Op::reduces_n; the dynamic tier does not).
-template <class Op, class = void> struct op_reduces_n : std::false_type {};
-template <class Op> struct op_reduces_n<Op, std::void_t<decltype(Op::reduces_n)>> : std::bool_constant<Op::reduces_n> {};
+// Whether an Op folds a chunk of elements into one accumulator at once (Op::reduces_chunk;
+// the dynamic tier does not). Such an Op ignores the elements' indices.
+template <class Op, class = void> struct op_reduces_chunk : std::false_type {};
+template <class Op>
+struct op_reduces_chunk<Op, std::void_t<decltype(Op::reduces_chunk)>> : std::bool_constant<Op::reduces_chunk> {};
 
 template <class Op, int OVS>
 struct Reducer {
@@ -289,26 +291,23 @@ struct Reducer {
     __device__ __forceinline__ acc_t red(acc_t a, V x, uint32_t k) const {
         return Op::reduce(a, x, (int64_t)k + p.index_base, p.op_param);
     }
-    // Elements i0, i0 + 1, ... of one vector load into N accumulators that fold in lockstep,
-    // element i0 + k into acc[k] (k: the element's reduced index; only families that ignore
-    // the index fold several at once).
+    // Elements i0, i0 + 1, ... of one vector load into N accumulators, element i0 + k into
+    // acc[k] (k0 + k * dk: its reduced index).
     template <int N, class V>
     __device__ __forceinline__ void red_n(acc_t (&acc)[N], const V (&v)[NIN], int i0, uint32_t k0, uint32_t dk) const {
-        if constexpr (op_reduces_n<Op>::value && N > 1) {
-            val_t x[N];
 #pragma unroll
-            for (int k = 0; k < N; k++) x[k] = ldv(v, i0 + k);
-            Op::template reduce_n<N>(acc, x);
-        } else {
-#pragma unroll
-            for (int k = 0; k < N; k++) acc[k] = red(acc[k], ldv(v, i0 + k), k0 + k * dk);
-        }
+        for (int k = 0; k < N; k++) acc[k] = red(acc[k], ldv(v, i0 + k), k0 + k * dk);
     }
-    // One vector load of the row path: element i into acc[i % NACC], its reduced index k0 + i
-    // (whole groups of NACC through red_n when the vector holds such groups).
+    // One vector load of the row path: element i into acc[i % NACC], its reduced index k0 + i;
+    // an Op that folds chunks takes the whole vector into acc[0] (the others stay empty).
     template <class V>
     __device__ __forceinline__ void red_vec(acc_t (&acc)[NACC], const V (&v)[NIN], uint32_t k0) const {
-        if constexpr (IN_VEC % NACC == 0) {
+        if constexpr (op_reduces_chunk<Op>::value) {
+            val_t x[IN_VEC];
+#pragma unroll
+            for (int i = 0; i < IN_VEC; i++) x[i] = ldv(v, i);
+            Op::template reduce_chunk<IN_VEC>(acc[0], x);
+        } else if constexpr (IN_VEC % NACC == 0) {
 #pragma unroll
             for (int i = 0; i < IN_VEC; i += NACC) red_n(acc, v, i, k0 + i, 1);
         } else {
@@ -497,8 +496,18 @@ struct Reducer {
 #pragma unroll
                 for (int q = 0; q < NIN; q++) v[j][q] = *reinterpret_cast<const V *>(base.at[q] + o.at[q]);
             }
+            if constexpr (op_reduces_chunk<Op>::value) { // each output's VT0 elements into acc[0]
 #pragma unroll
-            for (int j = 0; j < VT0; j++) red_n(acc[j], v[j], 0, idx + j * step, 0);
+                for (int i = 0; i < OVS; i++) {
+                    val_t x[VT0];
+#pragma unroll
+                    for (int j = 0; j < VT0; j++) x[j] = ldv(v[j], i);
+                    Op::template reduce_chunk<VT0>(acc[0][i], x);
+                }
+            } else {
+#pragma unroll
+                for (int j = 0; j < VT0; j++) red_n(acc[j], v[j], 0, idx + j * step, 0);
+            }
         }
 #pragma unroll
         for (int j = 0; j < VT0; j++) {
@@ -606,7 +615,10 @@ struct Reducer {
     // 264 per thread for a 1M x 64 column sum planned as PyTorch does.
     __device__ __forceinline__ vec_t fold_partials(const vec_t *col, uint32_t mult, uint32_t first, uint32_t step,
                                                    uint32_t n) const {
-        constexpr int U = 4;
+        // Accumulators wider than 8 bytes (Welford's, value-and-index pairs) take fewer sets:
+        // these sets and their loads are the kernel's largest register demand (four sets gave
+        // var's kernels 56 registers at OVS 1 and 154 at OVS 4, against 40 and 74).
+        constexpr int U = sizeof(acc_t) <= 8 ? 4 : OVS == 1 ? 2 : 1;
         vec_t a[U];
 #pragma unroll
         for (int u = 0; u < U; u++)

@@ -75,10 +75,10 @@ struct Op {
         return F::reduce(a, x, i, prm);
     }
     static __device__ __forceinline__ acc_t combine(acc_t a, acc_t b) { return F::combine(a, b); }
-    // N accumulators with equal counts, one element each (family_reduces_n).
-    static constexpr bool reduces_n = family_reduces_n<F>::value;
-    template <int N> static __device__ __forceinline__ void reduce_n(acc_t (&a)[N], const val_t (&x)[N]) {
-        F::template reduce_n<N>(a, x);
+    // N elements into one accumulator at once (family_reduces_chunk).
+    static constexpr bool reduces_chunk = family_reduces_chunk<F>::value;
+    template <int N> static __device__ __forceinline__ void reduce_chunk(acc_t &a, const val_t (&x)[N]) {
+        F::template reduce_chunk<N>(a, x);
     }
     template <typename S, typename V> static __device__ __forceinline__ void put(char *p, V v) {
         *reinterpret_cast<S *>(p) = cvt<S>(v);

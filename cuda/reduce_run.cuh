@@ -9,6 +9,7 @@
 
 #include <cuda_runtime.h>
 
+#include <atomic>
 #include <cstddef>
 #include <cstdio>
 #include <type_traits>
@@ -46,9 +47,37 @@ typedef tensor_status (*instance_fn)(tensor_iter_t *iter, Act &a);
 // Plans (host C) and launches one 32-bit iterator on the device's current stream; gives the
 // staging block back right after the launch: the cache hands it out again only on the same
 // stream, i.e. to work queued after this kernel.
+// How many CTAs of the general kernel for `ovs` outputs per load fit on an SM at `threads`
+// threads (the planner sizes global-reduce grids by it). Per Op, ovs and block size, asked of
+// the occupancy calculator once (the first device's answer: every kernel is built for one
+// architecture).
+template <class O, int OVS> int resident_of(int threads, size_t smem) {
+    static std::atomic<int> cache[10]; // threads 1 << i; 0: not asked yet, -1: unknown
+    int i = 0;
+    while (i < 9 && (1 << i) < threads) i++;
+    if ((1 << i) != threads) i = 9; // not a power of two: ask every time
+    int n = i < 9 ? cache[i].load(std::memory_order_relaxed) : 0;
+    if (n == 0) {
+        if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, reduce_kernel<O, OVS>, threads, smem) != cudaSuccess) {
+            (void)cudaGetLastError();
+            n = -1;
+        }
+        if (i < 9) cache[i].store(n, std::memory_order_relaxed);
+    }
+    return n > 0 ? n : 0;
+}
+template <class O> int resident_blocks(const void *, int ovs, int threads, size_t smem) {
+    return ovs == 1 ? resident_of<O, 1>(threads, smem)
+           : ovs == 2 ? resident_of<O, 2>(threads, smem)
+                      : resident_of<O, 4>(threads, smem);
+}
+template <class O> tensor_cuda_reduce_kind kind_of() {
+    return {(int)sizeof(typename O::scalar_t), (int)sizeof(typename O::acc_t), resident_blocks<O>, nullptr};
+}
+
 template <class O>
 tensor_status launch_piece(const tensor_iter_t *iter, char *acc_buf, int64_t reduce_count, const Act &a) {
-    tensor_cuda_reduce_kind kind = {(int)sizeof(typename O::scalar_t), (int)sizeof(typename O::acc_t)};
+    const tensor_cuda_reduce_kind kind = kind_of<O>();
     tensor_cuda_reduce_plan plan;
     void *staging = nullptr;
     tensor_status st = tensor_cuda_reduce_plan_make(iter, kind, &plan, &staging, a.func);
@@ -87,7 +116,7 @@ tensor_status run(tensor_iter_t *iter, const Act &a) {
 // shown), through tensor_cuda_reduce_explain: the planning call the launch makes.
 template <class O>
 tensor_status describe(const tensor_iter_t *iter, Act &a) {
-    tensor_cuda_reduce_kind kind = {(int)sizeof(typename O::scalar_t), (int)sizeof(typename O::acc_t)};
+    const tensor_cuda_reduce_kind kind = kind_of<O>();
     tensor_cuda_props props;
     tensor_status st = tensor_cuda_reduce_device_props(iter->device.index, &props, a.func);
     if (st != TENSOR_OK) return st;

@@ -39,7 +39,7 @@ static void test_seed_matches_plan(void **state) {
     assert_non_null(it);
     tensor_cuda_props props;
     assert_int_equal(tensor_cuda_reduce_device_props(0, &props, "test"), TENSOR_OK);
-    tensor_cuda_reduce_kind kind = {4, 4};
+    tensor_cuda_reduce_kind kind = {4, 4, NULL, NULL};
     char expect[2048];
     int64_t m = tensor_cuda_reduce_explain(it, &props, kind, "sum, float32 -> float32", expect, sizeof expect);
     assert_true(m > 0 && m < (int64_t)sizeof expect);

@@ -6,10 +6,10 @@
 #include "cuda/reduce_config.h"
 
 static const tensor_cuda_props h100 = {132, 2048, 32};
-static const tensor_reduce_kernel_traits f32_sum = {4, 4, 4, 4, 4, 512, 0};
+static const tensor_reduce_kernel_traits f32_sum = {4, 4, 4, 4, 4, 512, 0, NULL, NULL};
 /* Our plan (tensor_cuda_reduce_traits): the same numbers plus our measured deviations. */
-static const tensor_reduce_kernel_traits f32_tuned = {4, 4, 4, 4, 4, 512, 1};
-static const tensor_reduce_kernel_traits f16_tuned = {2, 4, 8, 8, 4, 512, 1};
+static const tensor_reduce_kernel_traits f32_tuned = {4, 4, 4, 4, 4, 512, 1, NULL, NULL};
+static const tensor_reduce_kernel_traits f16_tuned = {2, 4, 8, 8, 4, 512, 1, NULL, NULL};
 
 typedef struct {
     tensor_t *in;

@@ -32,7 +32,7 @@ static void test_seed_printout(void **state) {
     const int dim = 1;
     tensor_t *in;
     tensor_iter_t *it = seed_iter(4, shape, &dim, 1, &in);
-    tensor_cuda_reduce_kind kind = {4, 4};
+    tensor_cuda_reduce_kind kind = {4, 4, NULL, NULL};
     char text[2048];
     int64_t n = tensor_cuda_reduce_explain(it, &h100, kind, "sum, float32 -> float32", text, sizeof text);
     print_message("%s", text);
@@ -64,7 +64,7 @@ static void test_contract(void **state) {
     const int dim = 1;
     tensor_t *in;
     tensor_iter_t *it = seed_iter(2, shape, &dim, 1, &in);
-    tensor_cuda_reduce_kind kind = {2, 4};
+    tensor_cuda_reduce_kind kind = {2, 4, NULL, NULL};
     int64_t n = tensor_cuda_reduce_explain(it, &h100, kind, "sum, float16 -> float16", NULL, 0);
     assert_true(n > 0);
     char small[8];
@@ -79,6 +79,77 @@ static void test_contract(void **state) {
     assert_int_equal(t.input_vec_size, 8);
     assert_int_equal(t.vt0, 8);
     assert_int_equal(t.acc_size, 4);
+    tensor_iter_free(it);
+    tensor_release(in);
+}
+
+/* What the planner asked the backend about residency (the fake answers `answer`). */
+typedef struct {
+    int answer, calls, ovs, threads;
+    size_t smem;
+} resident_probe;
+
+static int fake_resident(const void *ctx, int ovs, int threads, size_t smem) {
+    resident_probe *r = (resident_probe *)ctx;
+    r->calls++;
+    r->ovs = ovs;
+    r->threads = threads;
+    r->smem = smem;
+    return r->answer;
+}
+
+/* Accumulators of 16 bytes (var's Welford) take at most 2 outputs per load; a global reduce's
+ * grid is sized by the CTAs the compiled kernel fits on an SM, when the backend says, and then
+ * is at most one wave of them. */
+static void test_register_limited_residency(void **state) {
+    (void)state;
+    const tensor_cuda_reduce_kind k4 = {4, 4, NULL, NULL}, k8 = {4, 8, NULL, NULL}, k16 = {4, 16, NULL, NULL},
+                                  k32 = {4, 32, NULL, NULL};
+    assert_int_equal(tensor_cuda_reduce_traits(k4).max_output_vec, 4);
+    assert_int_equal(tensor_cuda_reduce_traits(k8).max_output_vec, 4);
+    assert_int_equal(tensor_cuda_reduce_traits(k16).max_output_vec, 2);
+    assert_int_equal(tensor_cuda_reduce_traits(k32).max_output_vec, 1);
+
+    tensor_t *in;
+    int64_t shape[2] = {8192, 8192};
+    int dim = 0;
+    tensor_iter_t *it = seed_iter(2, shape, &dim, 1, &in);
+    tensor_reduce_config base, c;
+    assert_int_equal(tensor_cuda_reduce_plan_config(it, &h100, k16, &base), TENSOR_OK);
+    assert_int_equal(base.output_vec_size, 2);
+    assert_int_equal(base.num_threads, 256);
+    assert_int_equal(base.grid[0], 128);
+    assert_int_equal(base.grid[1], 9); /* 8 CTAs of 256 threads an SM: div_up(132 * 8, 128) */
+
+    resident_probe r = {5, 0, 0, 0, 0};
+    tensor_cuda_reduce_kind kr = {4, 16, fake_resident, &r};
+    assert_int_equal(tensor_cuda_reduce_plan_config(it, &h100, kr, &c), TENSOR_OK);
+    assert_int_equal(r.calls, 1);
+    assert_int_equal(r.ovs, 2);
+    assert_int_equal(r.threads, 256);
+    assert_int_equal(r.smem, (size_t)16 * 256 * 2);
+    assert_int_equal(c.grid[0], 128);
+    assert_int_equal(c.grid[1], 5); /* one wave of 5 an SM: 640 CTAs <= 660 */
+    assert_int_equal(c.ctas_per_output, 5);
+    assert_true(c.grid[0] * c.grid[1] <= 132 * 5);
+
+    /* As many as the threads allow, or no answer: the plan is unchanged. */
+    for (int answer = 0; answer <= 16; answer += 8) {
+        r.answer = answer;
+        assert_int_equal(tensor_cuda_reduce_plan_config(it, &h100, kr, &c), TENSOR_OK);
+        assert_int_equal(c.grid[1], base.grid[1]);
+    }
+    tensor_iter_free(it);
+    tensor_release(in);
+
+    /* Without a global reduce the question is not asked. */
+    int64_t rows[2] = {8192, 8192};
+    int d1 = 1;
+    it = seed_iter(2, rows, &d1, 1, &in);
+    r.calls = 0;
+    r.answer = 1;
+    assert_int_equal(tensor_cuda_reduce_plan_config(it, &h100, kr, &c), TENSOR_OK);
+    assert_int_equal(r.calls, 0);
     tensor_iter_free(it);
     tensor_release(in);
 }
@@ -137,6 +208,7 @@ static void test_ops_explain_cpu(void **state) {
 
 static const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_seed_printout),
+    cmocka_unit_test(test_register_limited_residency),
     cmocka_unit_test(test_contract),
     cmocka_unit_test(test_ops_explain_cpu),
 };
