@@ -5,7 +5,10 @@ using namespace tt_scan;
 
 template <typename InS, typename OutS> static tensor_status arith(const tt_scan_job *job) {
     if (job->kind == TENSOR_SCAN_CUMPROD) return run<ArithOp<OutS, true>, InS, OutS>(job, ArithOp<OutS, true>{});
-    return run<ArithOp<OutS, false>, InS, OutS>(job, ArithOp<OutS, false>{});
+    if constexpr (std::is_same<OutS, int64_t>::value && sizeof(InS) <= 2)
+        return run<NarrowSumOp<InS>, InS, OutS>(job, NarrowSumOp<InS>{});
+    else
+        return run<ArithOp<OutS, false>, InS, OutS>(job, ArithOp<OutS, false>{});
 }
 
 extern "C" tensor_status tt_cuda_scan_arith(const tt_scan_job *job) {

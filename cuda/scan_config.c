@@ -12,13 +12,14 @@ static int pow2_at_least(int64_t n, int cap) {
     return p;
 }
 
-tensor_status tt_scan_config_make(int64_t nlines, int64_t len, int dense, size_t acc_size, tt_scan_config *cfg,
-                                  const char *func) {
+tensor_status tt_scan_config_make(int64_t nlines, int64_t len, int dense, size_t acc_size, size_t item_size,
+                                  tt_scan_config *cfg, const char *func) {
     if (cfg == NULL) return tensor_error(TENSOR_ERR_INVALID_ARGUMENT, "%s: argument 'cfg' is NULL", func);
     memset(cfg, 0, sizeof *cfg);
-    if (nlines < 1 || len < 1 || acc_size == 0 || acc_size > 64)
-        return tensor_error(TENSOR_ERR_INVALID_ARGUMENT, "%s: a scan of %lld lines of %lld elements (accumulator %zu bytes)",
-                            func, (long long)nlines, (long long)len, acc_size);
+    if (nlines < 1 || len < 1 || acc_size == 0 || acc_size > 64 || item_size == 0 || item_size > acc_size)
+        return tensor_error(TENSOR_ERR_INVALID_ARGUMENT,
+                            "%s: a scan of %lld lines of %lld elements (accumulator %zu bytes, items %zu bytes)", func,
+                            (long long)nlines, (long long)len, acc_size, item_size);
     if (nlines > INT64_MAX / len)
         return tensor_error(TENSOR_ERR_OVERFLOW, "%s: %lld lines of %lld elements overflow int64", func,
                             (long long)nlines, (long long)len);
@@ -26,7 +27,7 @@ tensor_status tt_scan_config_make(int64_t nlines, int64_t len, int dense, size_t
     cfg->len = len;
     if (dense && len >= TT_SCAN_CONTIG_MIN_LEN) {
         cfg->variant = TT_SCAN_CONTIG;
-        cfg->tiles_per_line = ceil_div(len, TT_SCAN_TILE(acc_size));
+        cfg->tiles_per_line = ceil_div(len, TT_SCAN_TILE(item_size));
         cfg->ntiles = nlines * cfg->tiles_per_line; /* <= nlines * len */
         cfg->lookback = cfg->tiles_per_line > 1;
     } else {

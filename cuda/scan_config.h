@@ -70,10 +70,12 @@ typedef struct tt_scan_config {
 } tt_scan_config;
 
 /* Plans a scan of nlines lines of len elements (both >= 1); dense: every operand's elements
- * are adjacent along the line; acc_size: bytes of the kernel's accumulator. Errors (an element
- * count or a state size that overflows) name func. */
-tensor_status tt_scan_config_make(int64_t nlines, int64_t len, int dense, size_t acc_size, tt_scan_config *cfg,
-                                  const char *func);
+ * are adjacent along the line; acc_size: bytes of the kernel's accumulator (the look-back's
+ * records); item_size: bytes the contiguous kernel keeps per element (its tile is
+ * TT_SCAN_TILE(item_size); acc_size unless the Op has narrower items, at most acc_size).
+ * Errors (an element count or a state size that overflows) name func. */
+tensor_status tt_scan_config_make(int64_t nlines, int64_t len, int dense, size_t acc_size, size_t item_size,
+                                  tt_scan_config *cfg, const char *func);
 
 #ifdef __cplusplus
 }

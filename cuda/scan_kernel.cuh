@@ -19,12 +19,22 @@
 
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
 
 #include "cuda/scan_config.h"
 #include "cuda/scan_op.cuh"
 #include "iterator/offset_calc.h"
 
 namespace tt_scan {
+
+// Look-back statistics for bench/cuda/probes/scan_probe.cu (-DTT_SCAN_STATS; never in the
+// library): [0] look-backs, [1] aggregates folded, [2] windows read, [3] polls that waited.
+#ifdef TT_SCAN_STATS
+__device__ unsigned long long tt_scan_stats[4];
+#define TT_SCAN_STAT(i, v) atomicAdd(&tt_scan_stats[i], (unsigned long long)(v))
+#else
+#define TT_SCAN_STAT(i, v) ((void)0)
+#endif
 
 constexpr int kWarps = TT_SCAN_BLOCK / 32;
 enum : unsigned { kNone = 0, kAggregate = 1, kInclusive = 2 };
@@ -116,9 +126,11 @@ template <typename A> __device__ __forceinline__ unsigned peek_record(const Look
 // Waits until record rec is published. The tile was handed to a block that already runs: it
 // publishes in time.
 template <typename A> __device__ __forceinline__ unsigned await_record(const LookBack<A> &st, int64_t rec, A &v) {
-    unsigned f;
-    do f = peek_record(st, rec, v);
-    while (f == kNone);
+    unsigned f = peek_record(st, rec, v);
+    while (f == kNone) {
+        TT_SCAN_STAT(3, 1);
+        f = peek_record(st, rec, v);
+    }
     return f;
 }
 
@@ -154,6 +166,7 @@ __device__ typename Op::acc_t look_back(const Op &op, const LookBack<typename Op
     int held = 0;         // aggregates in buf, newest first
     int64_t top = k - 1;  // the newest tile of the window
     for (;;) {
+        if (lane == 0) TT_SCAN_STAT(2, 1);
         unsigned f[P];
         A v[P];
         // All P reads in flight at once, then a wait on those not yet published.
@@ -191,6 +204,10 @@ __device__ typename Op::acc_t look_back(const Op &op, const LookBack<typename Op
         } // else read the same window again: its tiles turn inclusive in time
     }
     __syncwarp();
+    if (lane == 0) {
+        TT_SCAN_STAT(0, 1);
+        TT_SCAN_STAT(1, held);
+    }
     if (lane == 0) {
         A p = buf[kH];
         for (int i = held - 1; i >= 0; i--) p = op.combine(p, buf[i]);
@@ -282,16 +299,43 @@ __device__ __forceinline__ bool aligned(const void *p, int bytes) {
 #ifndef TT_SCAN_P_PACKED /* look-back reads per lane for packed records; overridable likewise */
 #define TT_SCAN_P_PACKED 4
 #endif
+// What the contiguous kernel keeps per element: the Op's accumulator, or a narrower item type
+// when the Op has one (Op::item_t, item_identity, item_load, item_combine, widen): sums of
+// small integers into int64 are exact in int32 within a tile, and 4-byte items make the tile
+// as large as float32's (half the registers of int64 items, twice the elements per tile: the
+// look-back's cost is paid per tile). Tile aggregates and prefixes stay in acc_t.
+template <class Op, class = void> struct Items {
+    using I = typename Op::acc_t;
+    static __device__ __forceinline__ I identity(const Op &op) { return op.identity(); }
+    template <typename InS> static __device__ __forceinline__ I load(const Op &op, InS x, int64_t i) {
+        return op.load(x, i);
+    }
+    static __device__ __forceinline__ I combine(const Op &op, I a, I b) { return op.combine(a, b); }
+    static __device__ __forceinline__ typename Op::acc_t widen(const Op &, I x) { return x; }
+};
+template <class Op> struct Items<Op, std::void_t<typename Op::item_t>> {
+    using I = typename Op::item_t;
+    static __device__ __forceinline__ I identity(const Op &op) { return op.item_identity(); }
+    template <typename InS> static __device__ __forceinline__ I load(const Op &op, InS x, int64_t i) {
+        return op.item_load(x, i);
+    }
+    static __device__ __forceinline__ I combine(const Op &op, I a, I b) { return op.item_combine(a, b); }
+    static __device__ __forceinline__ typename Op::acc_t widen(const Op &op, I x) { return op.widen(x); }
+};
+template <class Op> constexpr size_t item_size() { return sizeof(typename Items<Op>::I); }
+
 template <class Op, typename InS, typename OutS>
-__global__ void __launch_bounds__(TT_SCAN_BLOCK, TT_SCAN_MIN_BLOCKS(sizeof(typename Op::acc_t))) scan_contig_kernel(ScanArgs a, Op op, LookBack<typename Op::acc_t> st) {
+__global__ void __launch_bounds__(TT_SCAN_BLOCK, TT_SCAN_MIN_BLOCKS(item_size<Op>())) scan_contig_kernel(ScanArgs a, Op op, LookBack<typename Op::acc_t> st) {
     using A = typename Op::acc_t;
-    constexpr int ITEMS = TT_SCAN_ITEMS(sizeof(A)), TILE = TT_SCAN_TILE(sizeof(A));
+    using It = Items<Op>;
+    using I = typename It::I;
+    constexpr int ITEMS = TT_SCAN_ITEMS(sizeof(I)), TILE = TT_SCAN_TILE(sizeof(I));
     constexpr int VEC = vec_width<InS, OutS>();
     constexpr int STEPS = ITEMS / VEC;
     // The look-back window: 128 tiles where a record is one load (packed), else 32 (a record
     // costs an acquire and a dependent load, and four per lane serialise them).
     constexpr int P = LookBack<A>::kPacked ? TT_SCAN_P_PACKED : 1;
-    __shared__ A s_warp[kWarps];
+    __shared__ I s_warp[kWarps];
     __shared__ A s_buf[hold_of<P>() + 1];
     __shared__ A s_tile_pre;
     __shared__ unsigned long long s_tile;
@@ -312,51 +356,52 @@ __global__ void __launch_bounds__(TT_SCAN_BLOCK, TT_SCAN_MIN_BLOCKS(sizeof(typen
         const bool vec = nvalid == TILE && aligned(in, VEC * sizeof(InS)) &&
                          aligned(out, VEC * sizeof(OutS)) && (!Op::has_index || aligned(idx, 16));
 
-        A x[ITEMS];
+        I x[ITEMS];
 #pragma unroll
         for (int s = 0; s < STEPS; s++) {
             const int e = wbase + s * 32 * VEC + lane * VEC;
             if (vec) {
                 const Pack<InS, VEC> p = *reinterpret_cast<const Pack<InS, VEC> *>(in + e);
 #pragma unroll
-                for (int v = 0; v < VEC; v++) x[s * VEC + v] = op.load(p.v[v], e0 + e + v);
+                for (int v = 0; v < VEC; v++) x[s * VEC + v] = It::load(op, p.v[v], e0 + e + v);
             } else {
 #pragma unroll
                 for (int v = 0; v < VEC; v++)
-                    x[s * VEC + v] = e + v < nvalid ? op.load(in[e + v], e0 + e + v) : op.identity();
+                    x[s * VEC + v] = e + v < nvalid ? It::load(op, in[e + v], e0 + e + v) : It::identity(op);
             }
         }
-        A carry;
+        I carry;
 #pragma unroll
         for (int s = 0; s < STEPS; s++) {
 #pragma unroll
-            for (int v = 1; v < VEC; v++) x[s * VEC + v] = op.combine(x[s * VEC + v - 1], x[s * VEC + v]);
-            A t = x[s * VEC + VEC - 1];
+            for (int v = 1; v < VEC; v++) x[s * VEC + v] = It::combine(op, x[s * VEC + v - 1], x[s * VEC + v]);
+            I t = x[s * VEC + VEC - 1];
 #pragma unroll
             for (unsigned d = 1; d < 32; d *= 2) {
-                const A y = shfl_up(t, d);
-                if (lane >= (int)d) t = op.combine(y, t);
+                const I y = shfl_up(t, d);
+                if (lane >= (int)d) t = It::combine(op, y, t);
             }
-            const A ex = shfl_up(t, 1);
-            const A total = shfl_idx(t, 31);
+            const I ex = shfl_up(t, 1);
+            const I total = shfl_idx(t, 31);
             if (s == 0) {
                 if (lane > 0)
 #pragma unroll
-                    for (int v = 0; v < VEC; v++) x[v] = op.combine(ex, x[v]);
+                    for (int v = 0; v < VEC; v++) x[v] = It::combine(op, ex, x[v]);
                 carry = total;
             } else {
-                const A pre = lane > 0 ? op.combine(carry, ex) : carry;
+                const I pre = lane > 0 ? It::combine(op, carry, ex) : carry;
 #pragma unroll
-                for (int v = 0; v < VEC; v++) x[s * VEC + v] = op.combine(pre, x[s * VEC + v]);
-                carry = op.combine(carry, total);
+                for (int v = 0; v < VEC; v++) x[s * VEC + v] = It::combine(op, pre, x[s * VEC + v]);
+                carry = It::combine(op, carry, total);
             }
         }
         if (lane == 0) s_warp[warp] = carry;
         __syncthreads();
         if (a.lookback && warp == 0) {
-            A agg = s_warp[0];
+            I tile_sum = s_warp[0];
 #pragma unroll
-            for (int w = 1; w < kWarps; w++) agg = op.combine(agg, s_warp[w]);
+            for (int w = 1; w < kWarps; w++) tile_sum = It::combine(op, tile_sum, s_warp[w]);
+            const A agg = It::widen(op, tile_sum);
             const int64_t rec0 = line * a.tiles_per_line;
             if (lane == 0) publish(st, rec0 + k, agg, k == 0);
             if (k > 0) {
@@ -371,8 +416,15 @@ __global__ void __launch_bounds__(TT_SCAN_BLOCK, TT_SCAN_MIN_BLOCKS(sizeof(typen
         // This warp's prefix: the tile's (k > 0), then the tile's earlier warps.
         bool has = a.lookback && k > 0;
         A pre = has ? s_tile_pre : op.identity();
-        for (int w = 0; w < warp; w++) {
-            pre = has ? op.combine(pre, s_warp[w]) : s_warp[w];
+        if constexpr (std::is_same<I, A>::value) {
+            for (int w = 0; w < warp; w++) {
+                pre = has ? op.combine(pre, s_warp[w]) : s_warp[w];
+                has = true;
+            }
+        } else if (warp > 0) { // exact items: any grouping
+            I w_pre = s_warp[0];
+            for (int w = 1; w < warp; w++) w_pre = It::combine(op, w_pre, s_warp[w]);
+            pre = has ? op.combine(pre, It::widen(op, w_pre)) : It::widen(op, w_pre);
             has = true;
         }
 #pragma unroll
@@ -380,7 +432,10 @@ __global__ void __launch_bounds__(TT_SCAN_BLOCK, TT_SCAN_MIN_BLOCKS(sizeof(typen
             const int e = wbase + s * 32 * VEC + lane * VEC;
             A r[VEC];
 #pragma unroll
-            for (int v = 0; v < VEC; v++) r[v] = has ? op.combine(pre, x[s * VEC + v]) : x[s * VEC + v];
+            for (int v = 0; v < VEC; v++) {
+                const A xv = It::widen(op, x[s * VEC + v]);
+                r[v] = has ? op.combine(pre, xv) : xv;
+            }
             if (vec) {
                 Pack<OutS, VEC> q;
                 int64_t ib[VEC];

@@ -47,6 +47,19 @@ template <typename OutS, bool MUL> struct ArithOp {
     __device__ __forceinline__ void store(acc_t a, OutS *out, int64_t *) const { *out = cvt<OutS>(a); }
 };
 
+// cumsum of bool and integers of at most 16 bits into int64: ArithOp's result, with the
+// contiguous kernel's per-element work in int32 (Items in scan_kernel.cuh). A tile's sum of
+// TT_SCAN_TILE(4) such elements is below 2^31 in magnitude, so the int32 partial sums are exact
+// and widen to the same int64 values.
+template <typename InS> struct NarrowSumOp : ArithOp<int64_t, false> {
+    static_assert(sizeof(InS) <= 2, "int32 tile sums of 16-bit elements at most");
+    using item_t = int32_t;
+    __device__ __forceinline__ item_t item_identity() const { return 0; }
+    template <typename S> __device__ __forceinline__ item_t item_load(S x, int64_t) const { return cvt<int32_t>(x); }
+    __device__ __forceinline__ item_t item_combine(item_t a, item_t b) const { return a + b; }
+    __device__ __forceinline__ int64_t widen(item_t x) const { return x; }
+};
+
 // logcumsumexp: log(exp(a) + exp(b)). A NaN on either side gives NaN; two infinities of one
 // sign give that infinity (PyTorch's rule).
 template <typename OutS> struct LogAddExpOp {

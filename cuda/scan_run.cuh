@@ -17,7 +17,7 @@ namespace tt_scan {
 template <class Op, typename InS, typename OutS> tensor_status run(const tt_scan_job *job, const Op &op) {
     using A = typename Op::acc_t;
     tt_scan_config cfg;
-    if (tt_scan_config_make(job->nlines, job->len, job->dense, sizeof(A), &cfg, job->func) != TENSOR_OK)
+    if (tt_scan_config_make(job->nlines, job->len, job->dense, sizeof(A), item_size<Op>(), &cfg, job->func) != TENSOR_OK)
         return tensor_last_status();
     ScanArgs a;
     memset(&a, 0, sizeof a);

@@ -51,7 +51,7 @@ template <typename InS, typename OutS> __global__ void convert(const InS *in, Ou
     }
 }
 
-template <typename InS, typename OutS> static void one(const char *what, int64_t n) {
+template <typename InS, typename OutS, class Op = ArithOp<OutS, false>> static void one(const char *what, int64_t n) {
     char *in, *out;
     cudaMalloc(&in, n * sizeof(InS));
     cudaMalloc(&out, n * sizeof(OutS));
@@ -66,7 +66,17 @@ template <typename InS, typename OutS> static void one(const char *what, int64_t
     job.len = n;
     job.dense = 1;
     job.func = "probe";
-    const float scan = median_ms([&] { run<ArithOp<OutS, false>, InS, OutS>(&job, ArithOp<OutS, false>{}); });
+#ifdef TT_SCAN_STATS
+    unsigned long long zero[4] = {0, 0, 0, 0}, stats[4];
+    cudaMemcpyToSymbol(tt_scan_stats, zero, sizeof zero);
+#endif
+    const float scan = median_ms([&] { run<Op, InS, OutS>(&job, Op{}); });
+#ifdef TT_SCAN_STATS
+    cudaMemcpyFromSymbol(stats, tt_scan_stats, sizeof stats);
+    const double lb = stats[0] > 0 ? (double)stats[0] : 1.0;
+    printf("%-16s per look-back: %.1f aggregates folded, %.2f windows read, %.2f polls waited (%llu look-backs)\n",
+           what, stats[1] / lb, stats[2] / lb, stats[3] / lb, stats[0]);
+#endif
     // the floor: read n InS and write n OutS (two copies of those sizes)
     const float copy = median_ms([&] {
         convert<InS, OutS><<<132 * 8, 256>>>(reinterpret_cast<const InS *>(in), reinterpret_cast<OutS *>(out), n);
@@ -81,6 +91,7 @@ template <typename InS, typename OutS> static void one(const char *what, int64_t
 int main() {
     one<float, float>("f32 256M", 256ll << 20);
     one<int8_t, int64_t>("int8->int64 256M", 256ll << 20);
+    one<int8_t, int64_t, NarrowSumOp<int8_t>>("int8->int64 int32 items", 256ll << 20);
     return 0;
 }
 
