@@ -13,10 +13,11 @@ static int pow2_at_least(int64_t n, int cap) {
 }
 
 tensor_status tt_scan_config_make(int64_t nlines, int64_t len, int dense, size_t acc_size, size_t item_size,
-                                  tt_scan_config *cfg, const char *func) {
+                                  int packed, tt_scan_config *cfg, const char *func) {
     if (cfg == NULL) return tensor_error(TENSOR_ERR_INVALID_ARGUMENT, "%s: argument 'cfg' is NULL", func);
     memset(cfg, 0, sizeof *cfg);
-    if (nlines < 1 || len < 1 || acc_size == 0 || acc_size > 64 || item_size == 0 || item_size > acc_size)
+    if (nlines < 1 || len < 1 || acc_size == 0 || acc_size > 64 || item_size == 0 || item_size > acc_size ||
+        (packed && acc_size > 8))
         return tensor_error(TENSOR_ERR_INVALID_ARGUMENT,
                             "%s: a scan of %lld lines of %lld elements (accumulator %zu bytes, items %zu bytes)", func,
                             (long long)nlines, (long long)len, acc_size, item_size);
@@ -60,7 +61,7 @@ tensor_status tt_scan_config_make(int64_t nlines, int64_t len, int dense, size_t
             return tensor_error(TENSOR_ERR_OVERFLOW, "%s: the look-back state of %lld tiles overflows", func,
                                 (long long)records);
         cfg->flags_offset = 16;
-        cfg->packed = acc_size == 4;
+        cfg->packed = packed != 0;
         if (cfg->packed) {
             cfg->agg_offset = cfg->incl_offset = 16;
             cfg->state_bytes = cfg->zero_bytes = 16 + (size_t)records * 8;

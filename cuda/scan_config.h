@@ -60,8 +60,8 @@ typedef struct tt_scan_config {
     unsigned grid;
     /* The look-back state (lookback only), offsets in bytes from the start of one buffer: a
      * 16-byte tile counter, then per record (a tile of a line)
-     *   packed (4-byte accumulators): one 64-bit word, the flag beside the value, so that a
-     *     single load sees both (at flags_offset);
+     *   packed (4-byte accumulators, and int64 ones whose values fit 62 bits): one 64-bit
+     *     word, the flag beside the value, so that a single load sees both (at flags_offset);
      *   else: a 32-bit flag (the flags rounded to 16 bytes), and an aggregate and an inclusive
      *     prefix of acc_size bytes each (at agg_offset, incl_offset).
      * The counter and the flags (or packed words) are zeroed before each launch. */
@@ -72,10 +72,12 @@ typedef struct tt_scan_config {
 /* Plans a scan of nlines lines of len elements (both >= 1); dense: every operand's elements
  * are adjacent along the line; acc_size: bytes of the kernel's accumulator (the look-back's
  * records); item_size: bytes the contiguous kernel keeps per element (its tile is
- * TT_SCAN_TILE(item_size); acc_size unless the Op has narrower items, at most acc_size).
- * Errors (an element count or a state size that overflows) name func. */
+ * TT_SCAN_TILE(item_size); acc_size unless the Op has narrower items, at most acc_size);
+ * packed: the records are 64-bit words holding flag and value (4-byte accumulators, and int64
+ * ones whose values fit 62 bits; acc_size at most 8). Errors (an element count or a state size
+ * that overflows) name func. */
 tensor_status tt_scan_config_make(int64_t nlines, int64_t len, int dense, size_t acc_size, size_t item_size,
-                                  tt_scan_config *cfg, const char *func);
+                                  int packed, tt_scan_config *cfg, const char *func);
 
 #ifdef __cplusplus
 }

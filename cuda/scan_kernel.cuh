@@ -54,16 +54,24 @@ struct ScanArgs {
 };
 
 // The records of the look-back (cuda/scan_config.h has the layout). 4-byte accumulators are
-// packed with their flag into one 64-bit word: one load sees both, with no fence between. Larger
-// ones publish the value, then the flag with release semantics; readers acquire the flag.
-template <typename A> struct LookBack {
-    static constexpr bool kPacked = sizeof(A) == 4;
+// packed with their flag into one 64-bit word: one load sees both, with no fence between. So are
+// int64 ones whose values fit 62 bits (W62: a small-integer cumsum's prefixes, below
+// 2^15 x 2^47 in magnitude), as (value << 2) | flag. Others publish the value, then the flag
+// with release semantics; readers acquire the flag.
+template <typename A, bool W62 = false> struct LookBack {
+    static_assert(!W62 || std::is_same<A, int64_t>::value, "62-bit records hold int64 values");
+    static constexpr bool kPacked = sizeof(A) == 4 || W62;
+    static constexpr bool kW62 = W62;
     unsigned long long *counter;
     unsigned *flags;            // unpacked
     A *agg;                     // unpacked
     A *incl;                    // unpacked
-    unsigned long long *packed; // packed: (flag << 32) | value bits
+    unsigned long long *packed; // packed: (flag << 32) | value bits, or (value << 2) | flag
 };
+// An Op whose int64 prefixes fit 62 bits says so (Op::prefix_fits_62).
+template <class Op, class = void> struct fits62 : std::false_type {};
+template <class Op> struct fits62<Op, std::void_t<decltype(Op::prefix_fits_62)>> : std::bool_constant<Op::prefix_fits_62> {};
+template <class Op> using LookBackOf = LookBack<typename Op::acc_t, fits62<Op>::value>;
 
 template <typename S, int N> struct alignas(sizeof(S) * N) Pack { S v[N]; };
 
@@ -94,9 +102,12 @@ template <typename A> __device__ __forceinline__ A ld_record(const A *p) {
     return r;
 }
 
-template <typename A> __device__ __forceinline__ void publish(const LookBack<A> &st, int64_t rec, A v, bool inclusive) {
+template <typename A, bool W> __device__ __forceinline__ void publish(const LookBack<A, W> &st, int64_t rec, A v, bool inclusive) {
     const unsigned flag = inclusive ? kInclusive : kAggregate;
-    if constexpr (LookBack<A>::kPacked) {
+    if constexpr (W) {
+        const unsigned long long w = (unsigned long long)v << 2 | flag;
+        asm volatile("st.relaxed.gpu.global.u64 [%0], %1;" ::"l"(st.packed + rec), "l"(w) : "memory");
+    } else if constexpr (LookBack<A, W>::kPacked) {
         unsigned bits;
         memcpy(&bits, &v, 4);
         const unsigned long long w = (unsigned long long)flag << 32 | bits;
@@ -109,8 +120,13 @@ template <typename A> __device__ __forceinline__ void publish(const LookBack<A> 
 
 // Reads record rec once: its flag and, once published, the value that goes with it (the
 // aggregate, or the inclusive prefix).
-template <typename A> __device__ __forceinline__ unsigned peek_record(const LookBack<A> &st, int64_t rec, A &v) {
-    if constexpr (LookBack<A>::kPacked) {
+template <typename A, bool W> __device__ __forceinline__ unsigned peek_record(const LookBack<A, W> &st, int64_t rec, A &v) {
+    if constexpr (W) {
+        unsigned long long w;
+        asm volatile("ld.relaxed.gpu.global.u64 %0, [%1];" : "=l"(w) : "l"(st.packed + rec) : "memory");
+        v = (int64_t)w >> 2; // arithmetic shift: the sign comes back
+        return (unsigned)(w & 3u);
+    } else if constexpr (LookBack<A, W>::kPacked) {
         unsigned long long w;
         asm volatile("ld.relaxed.gpu.global.u64 %0, [%1];" : "=l"(w) : "l"(st.packed + rec) : "memory");
         const unsigned bits = (unsigned)w;
@@ -125,7 +141,7 @@ template <typename A> __device__ __forceinline__ unsigned peek_record(const Look
 
 // Waits until record rec is published. The tile was handed to a block that already runs: it
 // publishes in time.
-template <typename A> __device__ __forceinline__ unsigned await_record(const LookBack<A> &st, int64_t rec, A &v) {
+template <typename A, bool W> __device__ __forceinline__ unsigned await_record(const LookBack<A, W> &st, int64_t rec, A &v) {
     unsigned f = peek_record(st, rec, v);
     while (f == kNone) {
         TT_SCAN_STAT(3, 1);
@@ -158,7 +174,7 @@ template <int P> constexpr int hold_of() { return 3 * 32 * P; }
 // l*P .. l*P+P-1 (so the lowest lane with an inclusive prefix has the nearest one). buf: this
 // warp's hold_of<P>() + 1 shared slots. Every lane gets the result.
 template <int P, class Op>
-__device__ typename Op::acc_t look_back(const Op &op, const LookBack<typename Op::acc_t> &st, int64_t rec0,
+__device__ typename Op::acc_t look_back(const Op &op, const LookBackOf<Op> &st, int64_t rec0,
                                         int64_t rstride, int64_t k, typename Op::acc_t *buf) {
     using A = typename Op::acc_t;
     constexpr int kW = 32 * P, kH = hold_of<P>();
@@ -224,7 +240,7 @@ __device__ typename Op::acc_t look_back(const Op &op, const LookBack<typename Op
 // kLaneHold aggregates in registers before it waits for an inclusive prefix.
 constexpr int kLaneHold = 8;
 template <class Op>
-__device__ typename Op::acc_t look_back_lane(const Op &op, const LookBack<typename Op::acc_t> &st, int64_t rec0,
+__device__ typename Op::acc_t look_back_lane(const Op &op, const LookBackOf<Op> &st, int64_t rec0,
                                              int64_t rstride, int64_t k) {
     using A = typename Op::acc_t;
     A held[kLaneHold];
@@ -270,8 +286,8 @@ __device__ __forceinline__ void line_offsets(const tensor_offset_calc64 &calc, i
 
 // Takes the next tile: from the counter when tiles wait on each other (numbers in the order
 // blocks start), else the block's own stride. Uniform across the block.
-template <typename A>
-__device__ __forceinline__ unsigned long long next_tile(const ScanArgs &a, const LookBack<A> &st,
+template <typename A, bool W>
+__device__ __forceinline__ unsigned long long next_tile(const ScanArgs &a, const LookBack<A, W> &st,
                                                          unsigned long long iter, unsigned long long *slot) {
     if (threadIdx.x == 0) *slot = a.lookback ? atomicAdd(st.counter, 1ull) : iter;
     __syncthreads();
@@ -325,16 +341,20 @@ template <class Op> struct Items<Op, std::void_t<typename Op::item_t>> {
 template <class Op> constexpr size_t item_size() { return sizeof(typename Items<Op>::I); }
 
 template <class Op, typename InS, typename OutS>
-__global__ void __launch_bounds__(TT_SCAN_BLOCK, TT_SCAN_MIN_BLOCKS(item_size<Op>())) scan_contig_kernel(ScanArgs a, Op op, LookBack<typename Op::acc_t> st) {
+__global__ void __launch_bounds__(TT_SCAN_BLOCK, TT_SCAN_MIN_BLOCKS(item_size<Op>())) scan_contig_kernel(ScanArgs a, Op op, LookBackOf<Op> st) {
     using A = typename Op::acc_t;
     using It = Items<Op>;
     using I = typename It::I;
     constexpr int ITEMS = TT_SCAN_ITEMS(sizeof(I)), TILE = TT_SCAN_TILE(sizeof(I));
     constexpr int VEC = vec_width<InS, OutS>();
     constexpr int STEPS = ITEMS / VEC;
-    // The look-back window: 128 tiles where a record is one load (packed), else 32 (a record
-    // costs an acquire and a dependent load, and four per lane serialise them).
-    constexpr int P = LookBack<A>::kPacked ? TT_SCAN_P_PACKED : 1;
+    // The look-back window: 128 tiles where a record is one 32-bit value's load (packed), 64
+    // for 62-bit ones (their 8-byte values: registers), else 32 (a record costs an acquire and
+    // a dependent load, and four per lane serialise them).
+#ifndef TT_SCAN_P_W62 /* overridable for tuning probes */
+#define TT_SCAN_P_W62 2
+#endif
+    constexpr int P = !LookBackOf<Op>::kPacked ? 1 : LookBackOf<Op>::kW62 ? TT_SCAN_P_W62 : TT_SCAN_P_PACKED;
     __shared__ I s_warp[kWarps];
     __shared__ A s_buf[hold_of<P>() + 1];
     __shared__ A s_tile_pre;
@@ -465,7 +485,7 @@ __global__ void __launch_bounds__(TT_SCAN_BLOCK, TT_SCAN_MIN_BLOCKS(item_size<Op
 // each line); thread (x, y) scans chunk y of line x in order, the chunks of a slab are chained
 // by one thread per line, and the slabs of a line by look-back (a warp per line).
 template <class Op, typename InS, typename OutS>
-__global__ void __launch_bounds__(TT_SCAN_BLOCK) scan_strided_kernel(ScanArgs a, Op op, LookBack<typename Op::acc_t> st) {
+__global__ void __launch_bounds__(TT_SCAN_BLOCK) scan_strided_kernel(ScanArgs a, Op op, LookBackOf<Op> st) {
     using A = typename Op::acc_t;
     __shared__ A s_chunk[TT_SCAN_BLOCK]; // chunk totals, then each chunk's prefix within the slab
     __shared__ A s_slab[TT_SCAN_BLOCK];  // per line: the slab's aggregate, then its prefix

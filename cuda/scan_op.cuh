@@ -54,6 +54,8 @@ template <typename OutS, bool MUL> struct ArithOp {
 template <typename InS> struct NarrowSumOp : ArithOp<int64_t, false> {
     static_assert(sizeof(InS) <= 2, "int32 tile sums of 16-bit elements at most");
     using item_t = int32_t;
+    // |prefix| <= 2^15 x the line's length < 2^62: the look-back packs records in 64 bits.
+    static constexpr bool prefix_fits_62 = true;
     __device__ __forceinline__ item_t item_identity() const { return 0; }
     template <typename S> __device__ __forceinline__ item_t item_load(S x, int64_t) const { return cvt<int32_t>(x); }
     __device__ __forceinline__ item_t item_combine(item_t a, item_t b) const { return a + b; }

@@ -17,7 +17,8 @@ namespace tt_scan {
 template <class Op, typename InS, typename OutS> tensor_status run(const tt_scan_job *job, const Op &op) {
     using A = typename Op::acc_t;
     tt_scan_config cfg;
-    if (tt_scan_config_make(job->nlines, job->len, job->dense, sizeof(A), item_size<Op>(), &cfg, job->func) != TENSOR_OK)
+    if (tt_scan_config_make(job->nlines, job->len, job->dense, sizeof(A), item_size<Op>(), LookBackOf<Op>::kPacked, &cfg,
+                            job->func) != TENSOR_OK)
         return tensor_last_status();
     ScanArgs a;
     memset(&a, 0, sizeof a);
@@ -40,7 +41,7 @@ template <class Op, typename InS, typename OutS> tensor_status run(const tt_scan
     a.s_out = job->s_out;
     a.s_idx = job->s_idx;
     cudaStream_t stream = (cudaStream_t)job->stream;
-    LookBack<A> st = {nullptr, nullptr, nullptr, nullptr, nullptr};
+    LookBackOf<Op> st = {nullptr, nullptr, nullptr, nullptr, nullptr};
     void *state = nullptr, *handle = nullptr;
     if (cfg.lookback) {
         if (tensor_cuda_alloc(job->device, cfg.state_bytes, &state, &handle, job->func) != TENSOR_OK)

@@ -166,24 +166,28 @@ static void test_cumsum(void **state) {
     run_layouts(SC_CUMSUM, TENSOR_FLOAT32, TENSOR_INT32, MODE_SMALL_INT, 0.0, 4);
 }
 
-/* The dtype's extremes, mostly the largest: int8, int16, uint8 and bool cumsums into int64
- * keep their per-element work in int32 within a tile (cuda/scan_op.cuh, NarrowSumOp), so whole
- * tiles of the largest value check that those partial sums stay exact. */
+/* The dtype's extremes: int8, int16, uint8 and bool cumsums into int64 keep their per-element
+ * work in int32 within a tile and their look-back records in 62 bits (cuda/scan_op.cuh,
+ * NarrowSumOp), so whole tiles of the largest (or smallest) value check that those partial
+ * sums stay exact and that negative prefixes keep their sign. */
 static void store_extreme(tensor_dtype dt, void *p, uint64_t r, int mode) {
     (void)mode;
     double hi = 1.0, lo = 0.0;
     if (dt == TENSOR_INT8) hi = 127.0, lo = -128.0;
     else if (dt == TENSOR_INT16) hi = 32767.0, lo = -32768.0;
     else if (dt == TENSOR_UINT8) hi = 255.0, lo = 0.0;
-    tensor_dtype_store_double(dt, p, r % 61 == 0 ? lo : hi);
+    /* mode 0: mostly the largest (prefixes grow), 1: mostly the smallest (negative ones) */
+    const int rare = r % 61 == 0;
+    tensor_dtype_store_double(dt, p, (mode == 0) == rare ? lo : hi);
 }
 
 static void test_cumsum_narrow_extremes(void **state) {
     (void)state;
     const tensor_dtype dts[] = {TENSOR_INT16, TENSOR_INT8, TENSOR_UINT8, TENSOR_BOOL};
     const int64_t line = 3 * 8192 + 77, rows[2] = {3, 2 * 8192 + 5};
-    for (int d = 0; d < 4; d++) {
-        tensor_t *c = ct_random_cpu(1, &line, dts[d], 40 + (uint64_t)d, store_extreme, 0);
+    for (int k = 0; k < 8; k++) {
+        const int d = k % 4, mode = k / 4;
+        tensor_t *c = ct_random_cpu(1, &line, dts[d], 40 + (uint64_t)k, store_extreme, mode);
         tensor_t *g = ct_to_gpu(c);
         tensor_t *cv = tensor_cumsum(c, 0, TENSOR_DTYPE_DEFAULT), *gv = tensor_cumsum(g, 0, TENSOR_DTYPE_DEFAULT);
         assert_non_null(cv);
@@ -194,7 +198,7 @@ static void test_cumsum_narrow_extremes(void **state) {
         tensor_release(gv);
         tensor_release(g);
         tensor_release(c);
-        c = ct_random_cpu(2, rows, dts[d], 50 + (uint64_t)d, store_extreme, 0);
+        c = ct_random_cpu(2, rows, dts[d], 50 + (uint64_t)k, store_extreme, mode);
         g = ct_to_gpu(c);
         cv = tensor_cumsum(c, 1, TENSOR_DTYPE_DEFAULT);
         gv = tensor_cumsum(g, 1, TENSOR_DTYPE_DEFAULT);
