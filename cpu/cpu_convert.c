@@ -28,7 +28,9 @@ static inline float rnd_bf16(float v) { return tensor_bf16_to_f32(tensor_f32_to_
 static inline float rnd_e4m3(float v) { return tensor_e4m3fn_to_f32(tensor_f32_to_e4m3fn(v)); }
 static inline float rnd_e5m2(float v) { return tensor_e5m2_to_f32(tensor_f32_to_e5m2(v)); }
 
-/* One converter: a contiguous loop (vectorisable) and a strided one. */
+/* One converter: a contiguous loop (vectorisable), one for every other element (a slice with
+ * step 2, or one of two interleaved channels: the compiler vectorises it with shuffles; the
+ * general strided loop ran one element at a time), and a strided one. */
 #define DEF_CVT(NAME, IN_T, VAL_T, EXPR)                                                           \
     static void NAME(void *dstv, const char *src, int64_t stride, int64_t n) {                     \
         VAL_T *restrict dst = (VAL_T *)dstv;                                                       \
@@ -36,6 +38,12 @@ static inline float rnd_e5m2(float v) { return tensor_e5m2_to_f32(tensor_f32_to_
             const IN_T *restrict s = (const IN_T *)src;                                            \
             for (int64_t k = 0; k < n; k++) {                                                      \
                 const IN_T v = s[k];                                                               \
+                dst[k] = (EXPR);                                                                   \
+            }                                                                                      \
+        } else if (stride == 2 * (int64_t)sizeof(IN_T) && (uintptr_t)src % _Alignof(IN_T) == 0) { \
+            const IN_T *restrict s = (const IN_T *)src;                                            \
+            for (int64_t k = 0; k < n; k++) {                                                      \
+                const IN_T v = s[2 * k];                                                           \
                 dst[k] = (EXPR);                                                                   \
             }                                                                                      \
         } else {                                                                                   \

@@ -91,6 +91,45 @@ static void test_f16_converter_every_pattern(void **state) {
     free(h);
 }
 
+/* Every converter reading every other element (step-2 slices: a loop of its own) gives the
+ * bits its contiguous loop gives on those elements gathered, aligned or not, for lengths
+ * up to a few vectors. */
+static void test_converters_step2(void **state) {
+    (void)state;
+    enum { N = 67 };
+    unsigned char raw[2 * N * 8 + 16], packed[N * 8];
+    double want[N], got[N]; /* large enough for any value type */
+    uint64_t r = 0x9e3779b97f4a7c15u;
+    for (size_t i = 0; i < sizeof raw; i++) {
+        r = r * 6364136223846793005u + 1442695040888963407u;
+        raw[i] = (unsigned char)(r >> 56);
+    }
+    const cpu_val_kind vals[3] = {CPU_VAL_F32, CPU_VAL_F64, CPU_VAL_I64};
+    const tensor_dtype vias[3] = {TENSOR_FLOAT32, TENSOR_FLOAT64, TENSOR_INT64};
+    for (int d = 0; d < TENSOR_NUM_DTYPES; d++) {
+        const tensor_dtype dt = (tensor_dtype)d;
+        const size_t es = tensor_dtype_size(dt);
+        for (int v = 0; v < 3; v++) {
+            const cpu_cvt_fn cvt = tt_cpu_converter(dt, vals[v], vias[v]);
+            if (cvt == NULL) continue;
+            const size_t vs = vals[v] == CPU_VAL_F32 ? 4 : 8;
+            for (int off = 0; off < 2; off++) { /* off 1: misaligned, the general strided loop */
+                const unsigned char *src = raw + off * (es > 1 ? 1 : 0);
+                for (int64_t n = 0; n <= N; n += n < 20 ? 1 : 47) {
+                    for (int64_t k = 0; k < n; k++) memcpy(packed + k * es, src + 2 * k * es, es);
+                    memset(want, 0, sizeof want);
+                    memset(got, 0xff, sizeof got);
+                    cvt(want, (const char *)packed, (int64_t)es, n);
+                    cvt(got, (const char *)src, 2 * (int64_t)es, n);
+                    if (memcmp(want, got, (size_t)n * vs) != 0)
+                        fail_msg("%s into value kind %d, step 2, offset %d, n %lld: differs from the contiguous loop",
+                                 tensor_dtype_name(dt), v, off, (long long)n);
+                }
+            }
+        }
+    }
+}
+
 /* The cast-first rule: with via = float16 each value is rounded to float16 before it is
  * reduced; via = bool maps to 0/1; float -> int64 truncates toward zero. */
 static void test_converters(void **state) {
@@ -364,6 +403,7 @@ static const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_f16_fast_conversion_exhaustive),
     cmocka_unit_test(test_f16_converter_every_pattern),
     cmocka_unit_test(test_converters),
+    cmocka_unit_test(test_converters_step2),
     cmocka_unit_test(test_f32_sum_accuracy),
     cmocka_unit_test(test_f32_sum_1e8_accuracy),
     cmocka_unit_test(test_matrix_sums_accuracy),
