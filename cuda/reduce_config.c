@@ -286,9 +286,9 @@ static void plan_general(const tensor_iter_t *iter, const tensor_cuda_props *pro
     bool fits = c.input_mult[TENSOR_REDUCE_BLOCK_Y] != 0 && vpt >= max_values_per_thread;
     if (fits && tr->resident_blocks != NULL) {
         /* The kernel's registers may hold fewer CTAs on an SM than its threads allow (var's
-         * 16-byte accumulators: 6 CTAs of 128 threads, not 16). A grid sized for the thread
-         * count then ran 2.7 waves, the last one partial; sized for what fits, and rounded
-         * down to one wave, var over columns ran 1.3-2x faster (docs/perf_log.md). */
+         * 16-byte accumulators). A grid sized for the thread count then runs several waves,
+         * the last one partial; it is sized for what fits instead, at most one wave
+         * (docs/perf_log.md has the var figures). */
         const size_t smem = (size_t)tr->acc_size * (size_t)c.num_threads * (size_t)c.output_vec_size;
         const int fit = tr->resident_blocks(tr->resident_ctx, c.output_vec_size, (int)c.num_threads, smem);
         if (fit > 0 && fit < blocks_per_sm) {

@@ -21,8 +21,8 @@ tensor_reduce_kernel_traits tensor_cuda_reduce_traits(tensor_cuda_reduce_kind ki
      * registers, a third of the warps resident; docs/cuda_reduce.md item 3). */
     t.max_output_vec = TENSOR_REDUCE_MAX_OUTPUT_VEC;
     /* At most 32 bytes of output accumulators per load: 16-byte ones (var's Welford) take 2
-     * outputs. At 4 their kernel needed 74 registers (1.5 times the 2-output kernel's per
-     * output) and var over [8192, 8192] columns ran 1.35x faster at 2 (docs/perf_log.md). */
+     * outputs. At 4 their kernel needed more registers per output than at 2, and var over
+     * columns ran slower (docs/perf_log.md). */
     while (t.max_output_vec > 1 && t.max_output_vec * kind.acc_size > 32) t.max_output_vec /= 2;
     t.max_threads = 512;
     t.tuned = 1; /* our measured deviations from setReduceConfig (reduce_config.h) */

@@ -616,8 +616,8 @@ struct Reducer {
     __device__ __forceinline__ vec_t fold_partials(const vec_t *col, uint32_t mult, uint32_t first, uint32_t step,
                                                    uint32_t n) const {
         // Accumulators wider than 8 bytes (Welford's, value-and-index pairs) take fewer sets:
-        // these sets and their loads are the kernel's largest register demand (four sets gave
-        // var's kernels 56 registers at OVS 1 and 154 at OVS 4, against 40 and 74).
+        // these sets and their loads are the kernel's largest register demand, which sets the
+        // registers, and so the occupancy, of the whole kernel (docs/perf_log.md).
         constexpr int U = sizeof(acc_t) <= 8 ? 4 : OVS == 1 ? 2 : 1;
         vec_t a[U];
 #pragma unroll

@@ -44,9 +44,6 @@ typedef tensor_status (*instance_fn)(tensor_iter_t *iter, Act &a);
 #define TT_REDUCE_DYN_NAME(T, F, N) inst_##T##_##F##_dyn##N
 
 
-// Plans (host C) and launches one 32-bit iterator on the device's current stream; gives the
-// staging block back right after the launch: the cache hands it out again only on the same
-// stream, i.e. to work queued after this kernel.
 // How many CTAs of the general kernel for `ovs` outputs per load fit on an SM at `threads`
 // threads (the planner sizes global-reduce grids by it). Per Op, ovs and block size, asked of
 // the occupancy calculator once (the first device's answer: every kernel is built for one
@@ -75,6 +72,9 @@ template <class O> tensor_cuda_reduce_kind kind_of() {
     return {(int)sizeof(typename O::scalar_t), (int)sizeof(typename O::acc_t), resident_blocks<O>, nullptr};
 }
 
+// Plans (host C) and launches one 32-bit iterator on the device's current stream; gives the
+// staging block back right after the launch: the cache hands it out again only on the same
+// stream, i.e. to work queued after this kernel.
 template <class O>
 tensor_status launch_piece(const tensor_iter_t *iter, char *acc_buf, int64_t reduce_count, const Act &a) {
     const tensor_cuda_reduce_kind kind = kind_of<O>();

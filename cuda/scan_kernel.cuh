@@ -314,8 +314,8 @@ __device__ __forceinline__ bool aligned(const void *p, int bytes) {
 #endif
 // Each block prefetches into L2 the input of the tile this many tiles ahead on its line, the
 // one a block will claim a few hundred nanoseconds later: its loads then find their data on
-// the way, and DRAM keeps reading while blocks scan, look back and store. Long float32 lines
-// ran 12% faster, int8 into int64 21% (32-384 tried; docs/perf_log.md). 0: none.
+// the way, and DRAM keeps reading while blocks scan, look back and store (distances tried:
+// docs/perf_log.md). 0: none.
 #ifndef TT_SCAN_PREFETCH_TILES /* overridable for tuning probes */
 #define TT_SCAN_PREFETCH_TILES 32
 #endif
