@@ -105,7 +105,9 @@ typedef struct jit_entry {
     char *key;
     int device;
     cu_function fn[TT_JIT_KERNELS];
-    int max_smem_set; /* dynamic shared memory opted in, per kernel (bytes) */
+    /* Asked of the driver once per entry, then read without the lock (relaxed atomics): */
+    int smem_opted; /* dynamic shared memory opted in beyond the default (bytes) */
+    int resident[11]; /* CTAs per SM at 1 << i threads; 0: not asked yet, -1: unknown */
 } jit_entry;
 static jit_entry *entries;
 static pthread_mutex_t entries_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -143,7 +145,7 @@ typedef struct jit_call {
 
 /* Kernel `variant` for (call, dtypes) on `device`, and where it came from. One lock around the
  * lookup and the compile: two threads racing on a first call compile once. */
-static tensor_status kernel_set(const jit_call *jc, int variant, const jit_entry **set, origin_t *origin,
+static tensor_status kernel_set(const jit_call *jc, int variant, jit_entry **set, origin_t *origin,
                                 const char *func) {
     const tensor_user_reduce_call *call = jc->call;
     const int nin = jc->nin, device = jc->device;
@@ -283,29 +285,40 @@ typedef struct jit_resident_ctx {
     const jit_call *jc;
     int asked;
     origin_t origin;
+    jit_entry *set; /* the entry of variant k it fetched: the launch reuses it */
+    int k;
 } jit_resident_ctx;
 
 static int jit_resident_blocks(const void *ctx, int ovs, int threads, size_t smem) {
     jit_resident_ctx *rc = (jit_resident_ctx *)ctx;
     const int k = TT_JIT_VARIANT(0, ovs);
-    const jit_entry *set = NULL;
-    origin_t origin;
-    if (kernel_set(rc->jc, k, &set, &origin, rc->jc->func) != TENSOR_OK) {
+    jit_entry *set = rc->set != NULL && rc->k == k ? rc->set : NULL;
+    origin_t origin = FROM_MEMORY;
+    if (set == NULL && kernel_set(rc->jc, k, &set, &origin, rc->jc->func) != TENSOR_OK) {
         tensor_clear_error(); /* the launch's own kernel_set reports it */
         return 0;
     }
     if (!rc->asked) rc->origin = origin;
     rc->asked = 1;
-    int n = 0;
-    if (cu.occupancy == NULL || smem > 48 * 1024 || cu.occupancy(&n, set->fn[k], threads, smem) != 0) return 0;
-    return n;
+    rc->set = set;
+    rc->k = k;
+    int i = 0;
+    while (i < 11 && (1 << i) < threads) i++;
+    int *slot = i < 11 && (1 << i) == threads ? &set->resident[i] : NULL;
+    int n = slot != NULL ? __atomic_load_n(slot, __ATOMIC_RELAXED) : 0;
+    if (n == 0) {
+        if (cu.occupancy == NULL || smem > 48 * 1024 || cu.occupancy(&n, set->fn[k], threads, smem) != 0 || n <= 0)
+            n = -1;
+        if (slot != NULL) __atomic_store_n(slot, n, __ATOMIC_RELAXED);
+    }
+    return n > 0 ? n : 0;
 }
 
 static tensor_status launch_piece(const tensor_iter_t *iter, char *acc_buf, int64_t count, void *ctx) {
     const jit_call *jc = ctx;
     const char *func = jc->func;
     const int in_arg = iter->num_outputs;
-    jit_resident_ctx rc = {jc, 0, FROM_COMPILE};
+    jit_resident_ctx rc = {jc, 0, FROM_COMPILE, NULL, -1};
     tensor_cuda_reduce_kind kind = {(int)tensor_dtype_size(iter->operands[in_arg].dtype), (int)jc->call->acc_size,
                                     jit_resident_blocks, &rc};
     tensor_cuda_reduce_plan plan;
@@ -314,14 +327,18 @@ static tensor_status launch_piece(const tensor_iter_t *iter, char *acc_buf, int6
     plan.acc_buf = acc_buf;
     plan.reduce_count = count;
     const int k = TT_JIT_VARIANT(plan.cfg.short_rows, plan.cfg.output_vec_size);
-    const jit_entry *set = NULL;
+    jit_entry *set = rc.set != NULL && rc.k == k ? rc.set : NULL;
     origin_t origin;
-    if (st == TENSOR_OK) st = kernel_set(jc, k, &set, &origin, func);
+    if (st == TENSOR_OK && set == NULL) st = kernel_set(jc, k, &set, &origin, func);
     if (st == TENSOR_OK) {
         const unsigned smem = (unsigned)plan.cfg.shared_memory_bytes;
+        int *opted = &set->smem_opted;
         cu_result r = 0;
-        if (smem > 48 * 1024) /* beyond the default: opt in (it stays set for the function) */
+        if (smem > 48 * 1024 && (unsigned)__atomic_load_n(opted, __ATOMIC_RELAXED) < smem) {
+            /* beyond the default: opt in (it stays set for the function) */
             r = cu.func_set_attribute(set->fn[k], CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)smem);
+            if (r == 0) __atomic_store_n(opted, (int)smem, __ATOMIC_RELAXED);
+        }
         if (r != 0) {
             st = cu_error(r, "cuFuncSetAttribute (shared memory of a large accumulator)", func);
         } else {
@@ -369,12 +386,12 @@ tensor_status tt_cuda_jit_reduce(tensor_iter_t *iter, const tensor_user_reduce_c
     if (explain) {
         /* The kernel the plan of the whole iterator picks: compiled (or found) now, so that
          * explain says where it came from. */
-        const jit_entry *set = NULL;
+        jit_entry *set = NULL;
         origin_t origin = FROM_COMPILE;
         tensor_cuda_props props;
         tensor_reduce_config cfg;
         st = tensor_cuda_reduce_device_props(iter->device.index, &props, func);
-        jit_resident_ctx rc = {&jc, 0, FROM_COMPILE};
+        jit_resident_ctx rc = {&jc, 0, FROM_COMPILE, NULL, -1};
         tensor_cuda_reduce_kind kind = {(int)tensor_dtype_size(in), (int)call->acc_size, jit_resident_blocks, &rc};
         if (st == TENSOR_OK) st = tensor_cuda_reduce_plan_config(iter, &props, kind, &cfg);
         if (st == TENSOR_OK) st = kernel_set(&jc, TT_JIT_VARIANT(cfg.short_rows, cfg.output_vec_size), &set, &origin, func);

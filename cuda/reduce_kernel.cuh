@@ -115,80 +115,63 @@ template <typename T>
 __device__ __forceinline__ unsigned shared_offset(const T *base, unsigned i) {
     return (unsigned)__cvta_generic_to_shared(base) + i * (unsigned)sizeof(T);
 }
+// One access of W = 16, 8 or 4 bytes at shared-window address a, as 32-bit words w.
+template <int W> __device__ __forceinline__ void shared_ld_words(unsigned a, unsigned *w) {
+    if constexpr (W == 16)
+        asm volatile("ld.shared.v4.b32 {%0, %1, %2, %3}, [%4];" : "=r"(w[0]), "=r"(w[1]), "=r"(w[2]), "=r"(w[3])
+                     : "r"(a) : "memory");
+    else if constexpr (W == 8)
+        asm volatile("ld.shared.v2.b32 {%0, %1}, [%2];" : "=r"(w[0]), "=r"(w[1]) : "r"(a) : "memory");
+    else
+        asm volatile("ld.shared.b32 %0, [%1];" : "=r"(w[0]) : "r"(a) : "memory");
+}
+template <int W> __device__ __forceinline__ void shared_st_words(unsigned a, const unsigned *w) {
+    if constexpr (W == 16)
+        asm volatile("st.shared.v4.b32 [%0], {%1, %2, %3, %4};" ::"r"(a), "r"(w[0]), "r"(w[1]), "r"(w[2]), "r"(w[3])
+                     : "memory");
+    else if constexpr (W == 8)
+        asm volatile("st.shared.v2.b32 [%0], {%1, %2};" ::"r"(a), "r"(w[0]), "r"(w[1]) : "memory");
+    else
+        asm volatile("st.shared.b32 [%0], %1;" ::"r"(a), "r"(w[0]) : "memory");
+}
+// The widest access that divides an element of T (and so meets its alignment, above); 0 for
+// elements of 1 or 2 bytes.
+template <typename T> constexpr int shared_width() {
+    return sizeof(T) % 16 == 0 ? 16 : sizeof(T) % 8 == 0 ? 8 : sizeof(T) % 4 == 0 ? 4 : 0;
+}
 template <typename T>
 __device__ __forceinline__ T shared_load(const T *base, unsigned i) {
-    if constexpr (sizeof(T) % 16 == 0) {
+    constexpr int W = shared_width<T>();
+    T r;
+    if constexpr (W != 0) {
         unsigned w[sizeof(T) / 4];
         const unsigned a = shared_offset(base, i);
 #pragma unroll
-        for (int k = 0; k < (int)(sizeof(T) / 16); k++)
-            asm volatile("ld.shared.v4.b32 {%0, %1, %2, %3}, [%4];"
-                         : "=r"(w[4 * k]), "=r"(w[4 * k + 1]), "=r"(w[4 * k + 2]), "=r"(w[4 * k + 3])
-                         : "r"(a + 16u * k) : "memory");
-        T r;
+        for (int k = 0; k < (int)(sizeof(T) / W); k++) shared_ld_words<W>(a + W * k, w + W / 4 * k);
         memcpy(&r, w, sizeof(T));
-        return r;
-    } else if constexpr (sizeof(T) % 8 == 0) {
-        unsigned w[sizeof(T) / 4];
-        const unsigned a = shared_offset(base, i);
-#pragma unroll
-        for (int k = 0; k < (int)(sizeof(T) / 8); k++)
-            asm volatile("ld.shared.v2.b32 {%0, %1}, [%2];" : "=r"(w[2 * k]), "=r"(w[2 * k + 1]) : "r"(a + 8u * k)
-                         : "memory");
-        T r;
-        memcpy(&r, w, sizeof(T));
-        return r;
-    } else if constexpr (sizeof(T) % 4 == 0) {
-        unsigned w[sizeof(T) / 4];
-        const unsigned a = shared_offset(base, i);
-#pragma unroll
-        for (int k = 0; k < (int)(sizeof(T) / 4); k++)
-            asm volatile("ld.shared.b32 %0, [%1];" : "=r"(w[k]) : "r"(a + 4u * k) : "memory");
-        T r;
-        memcpy(&r, w, sizeof(T));
-        return r;
     } else if constexpr (sizeof(T) == 2) {
         unsigned short h;
         asm volatile("ld.shared.b16 %0, [%1];" : "=h"(h) : "r"(shared_offset(base, i)) : "memory");
-        T r;
         memcpy(&r, &h, 2);
-        return r;
     } else if constexpr (sizeof(T) == 1) {
         unsigned w;
         asm volatile("ld.shared.u8 %0, [%1];" : "=r"(w) : "r"(shared_offset(base, i)) : "memory");
         const unsigned char b = (unsigned char)w;
-        T r;
         memcpy(&r, &b, 1);
-        return r;
     } else {
-        return base[i];
+        r = base[i];
     }
+    return r;
 }
 template <typename T>
 __device__ __forceinline__ void shared_store(T *base, unsigned i, const T &v) {
-    if constexpr (sizeof(T) % 16 == 0) {
+    constexpr int W = shared_width<T>();
+    if constexpr (W != 0) {
         unsigned w[sizeof(T) / 4];
         memcpy(w, &v, sizeof(T));
         const unsigned a = shared_offset(base, i);
 #pragma unroll
-        for (int k = 0; k < (int)(sizeof(T) / 16); k++)
-            asm volatile("st.shared.v4.b32 [%0], {%1, %2, %3, %4};" ::"r"(a + 16u * k), "r"(w[4 * k]),
-                         "r"(w[4 * k + 1]), "r"(w[4 * k + 2]), "r"(w[4 * k + 3]) : "memory");
-    } else if constexpr (sizeof(T) % 8 == 0) {
-        unsigned w[sizeof(T) / 4];
-        memcpy(w, &v, sizeof(T));
-        const unsigned a = shared_offset(base, i);
-#pragma unroll
-        for (int k = 0; k < (int)(sizeof(T) / 8); k++)
-            asm volatile("st.shared.v2.b32 [%0], {%1, %2};" ::"r"(a + 8u * k), "r"(w[2 * k]), "r"(w[2 * k + 1])
-                         : "memory");
-    } else if constexpr (sizeof(T) % 4 == 0) {
-        unsigned w[sizeof(T) / 4];
-        memcpy(w, &v, sizeof(T));
-        const unsigned a = shared_offset(base, i);
-#pragma unroll
-        for (int k = 0; k < (int)(sizeof(T) / 4); k++)
-            asm volatile("st.shared.b32 [%0], %1;" ::"r"(a + 4u * k), "r"(w[k]) : "memory");
+        for (int k = 0; k < (int)(sizeof(T) / W); k++) shared_st_words<W>(a + W * k, w + W / 4 * k);
     } else if constexpr (sizeof(T) == 2) {
         unsigned short h;
         memcpy(&h, &v, 2);
@@ -200,6 +183,47 @@ __device__ __forceinline__ void shared_store(T *base, unsigned i, const T &v) {
     } else {
         base[i] = v;
     }
+}
+
+// A 64-bit L2 cache policy: evict-first for the whole access, else evict-normal.
+__device__ __forceinline__ uint64_t l2_policy(bool evict_first) {
+    uint64_t pol = 0;
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 800
+    if (evict_first) asm("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;" : "=l"(pol));
+    else asm("createpolicy.fractional.L2::evict_normal.b64 %0, 1.0;" : "=l"(pol));
+#endif
+    return pol;
+}
+// *ptr (a V of 16, 8, 4 or 2 bytes, aligned to its size) read with L2 policy pol; other sizes
+// and architectures before sm_80 read plainly.
+template <class V> __device__ __forceinline__ V load_with_policy(const V *ptr, uint64_t pol) {
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 800
+    V v;
+    if constexpr (sizeof(V) == 16) {
+        unsigned w[4];
+        asm("ld.global.L2::cache_hint.v4.b32 {%0, %1, %2, %3}, [%4], %5;"
+                     : "=r"(w[0]), "=r"(w[1]), "=r"(w[2]), "=r"(w[3]) : "l"(ptr), "l"(pol));
+        memcpy(&v, w, 16);
+    } else if constexpr (sizeof(V) == 8) {
+        unsigned w[2];
+        asm("ld.global.L2::cache_hint.v2.b32 {%0, %1}, [%2], %3;" : "=r"(w[0]), "=r"(w[1]) : "l"(ptr), "l"(pol));
+        memcpy(&v, w, 8);
+    } else if constexpr (sizeof(V) == 4) {
+        unsigned w;
+        asm("ld.global.L2::cache_hint.b32 %0, [%1], %2;" : "=r"(w) : "l"(ptr), "l"(pol));
+        memcpy(&v, &w, 4);
+    } else if constexpr (sizeof(V) == 2) {
+        unsigned short h;
+        asm("ld.global.L2::cache_hint.b16 %0, [%1], %2;" : "=h"(h) : "l"(ptr), "l"(pol));
+        memcpy(&v, &h, 2);
+    } else {
+        v = *ptr;
+    }
+    return v;
+#else
+    (void)pol;
+    return *ptr;
+#endif
 }
 
 // An Op may declare `static constexpr bool byte_sum = true`: an integer sum of int8 or uint8
@@ -247,7 +271,23 @@ struct Reducer {
     using val_t = typename Op::val_t;
 
     const tensor_cuda_reduce_plan &p;
-    __device__ Reducer(const tensor_cuda_reduce_plan &plan) : p(plan) {}
+    uint64_t policy[NIN]; // several inputs: each input's L2 policy (ld_in)
+    __device__ Reducer(const tensor_cuda_reduce_plan &plan) : p(plan) {
+        if constexpr (NIN > 1) {
+#pragma unroll
+            for (int q = 0; q < NIN; q++) policy[q] = l2_policy((p.evict_first >> q) & 1u);
+        }
+    }
+
+    // A vector of input q. Several inputs: with the plan's L2 policy for it, evict-first when
+    // the host says each element is read once and the call is small (reduce_host.c): those
+    // lines are then replaced before the dirty lines a producer left in L2, whose write-back
+    // would otherwise compete with the reads. One input: a plain load (that trade is recorded
+    // in docs/cuda_reduce.md).
+    template <class V> __device__ __forceinline__ V ld_in(const V *ptr, int q) const {
+        if constexpr (NIN > 1) return load_with_policy(ptr, policy[q]);
+        else return *ptr;
+    }
 
     // Where one output's elements start: a byte pointer per input. With one input, every loop
     // below over the inputs is one iteration, so the one-input kernels are what they were.
@@ -414,14 +454,14 @@ struct Reducer {
 #pragma unroll
             for (int u = 0; u < U; u++)
 #pragma unroll
-                for (int q = 0; q < NIN; q++) v[u][q] = vdata[q][idx + u * step];
+                for (int q = 0; q < NIN; q++) v[u][q] = ld_in(&vdata[q][idx + u * step], q);
 #pragma unroll
             for (int u = 0; u < U; u++) red_vec(acc, v[u], head + (idx + u * step) * IN_VEC);
         }
         for (; idx < nvec; idx += step) {
             V a[NIN];
 #pragma unroll
-            for (int q = 0; q < NIN; q++) a[q] = vdata[q][idx];
+            for (int q = 0; q < NIN; q++) a[q] = ld_in(&vdata[q][idx], q);
             red_vec(acc, a, head + idx * IN_VEC);
         }
         if (input_idx == 0) fold_head_tail(data, s, acc[0], acc[1]);
@@ -494,7 +534,7 @@ struct Reducer {
             for (int j = 0; j < VT0; j++) {
                 const Offs o = in_offset(idx + j * step);
 #pragma unroll
-                for (int q = 0; q < NIN; q++) v[j][q] = *reinterpret_cast<const V *>(base.at[q] + o.at[q]);
+                for (int q = 0; q < NIN; q++) v[j][q] = ld_in(reinterpret_cast<const V *>(base.at[q] + o.at[q]), q);
             }
             if constexpr (op_reduces_chunk<Op>::value) { // each output's VT0 elements into acc[0]
 #pragma unroll
@@ -515,7 +555,7 @@ struct Reducer {
                 const Offs o = in_offset(idx);
                 V v[NIN];
 #pragma unroll
-                for (int q = 0; q < NIN; q++) v[q] = *reinterpret_cast<const V *>(base.at[q] + o.at[q]);
+                for (int q = 0; q < NIN; q++) v[q] = ld_in(reinterpret_cast<const V *>(base.at[q] + o.at[q]), q);
                 red_n(acc[j], v, 0, idx, 0);
             }
             idx += step;

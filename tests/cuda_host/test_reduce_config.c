@@ -574,7 +574,53 @@ static void test_two_inputs_rows(void **state) {
     tensor_release(o);
 }
 
+/* sum(a * b) over dim 1 of a [rows, cols] float32 a and b of shape bshape (nb dims), as the
+ * evict-first rule sees it. */
+static uint32_t evict_mask(int64_t rows, int64_t cols, int nb, const int64_t *bshape, int nin) {
+    const int64_t sh[2] = {rows, cols}, osh[2] = {rows, 1};
+    tensor_t *a = tensor_from_blob((void *)(uintptr_t)0x100000, 2, sh, NULL, TENSOR_FLOAT32, tensor_cpu(), NULL, NULL);
+    tensor_t *b = tensor_from_blob((void *)(uintptr_t)0x300000, nb, bshape, NULL, TENSOR_FLOAT32, tensor_cpu(), NULL, NULL);
+    tensor_t *o = tensor_from_blob((void *)(uintptr_t)0x200000, 2, osh, NULL, TENSOR_FLOAT32, tensor_cpu(), NULL, NULL);
+    assert_non_null(a);
+    assert_non_null(b);
+    assert_non_null(o);
+    tensor_iter_config *cfg = tensor_iter_config_new("plan");
+    assert_non_null(cfg);
+    assert_int_equal(tensor_iter_config_enable(cfg, TENSOR_ITER_REDUCTION), TENSOR_OK);
+    assert_int_equal(tensor_iter_config_add_output(cfg, o), TENSOR_OK);
+    assert_int_equal(tensor_iter_config_add_input(cfg, a), TENSOR_OK);
+    if (nin > 1) assert_int_equal(tensor_iter_config_add_input(cfg, b), TENSOR_OK);
+    const int dim = 1;
+    assert_int_equal(tensor_iter_config_reduce_dims(cfg, &dim, 1, true), TENSOR_OK);
+    tensor_iter_t *it = tensor_iter_build(cfg);
+    tensor_iter_config_free(cfg);
+    assert_non_null(it);
+    const uint32_t m = tensor_reduce_config_evict_first(it);
+    tensor_iter_free(it);
+    tensor_release(a);
+    tensor_release(b);
+    tensor_release(o);
+    return m;
+}
+
+/* Which inputs of a several-input kernel load evict-first: each input read once, the call
+ * small enough (TENSOR_REDUCE_EVICT_FIRST_MAX_BYTES); never a broadcast input, never one input. */
+static void test_evict_first(void **state) {
+    (void)state;
+    const int64_t same[2] = {1000, 8192}, row[1] = {8192}, col[2] = {1000, 1};
+    assert_int_equal(evict_mask(1000, 8192, 2, same, 2), 3u);
+    assert_int_equal(evict_mask(1000, 8192, 1, row, 2), 1u); /* b read by every output */
+    assert_int_equal(evict_mask(1000, 8192, 2, col, 2), 1u); /* b read by every reduced element */
+    assert_int_equal(evict_mask(1000, 8192, 2, same, 1), 0u);
+    /* at the limit (two 128 MiB inputs) and past it (two 256 MiB inputs) */
+    const int64_t half[2] = {8192, 4096}, full[2] = {8192, 8192};
+    assert_int_equal(TENSOR_REDUCE_EVICT_FIRST_MAX_BYTES, (int64_t)256 << 20);
+    assert_int_equal(evict_mask(8192, 4096, 2, half, 2), 3u);
+    assert_int_equal(evict_mask(8192, 8192, 2, full, 2), 0u);
+}
+
 static const struct CMUnitTest tests[] = {
+    cmocka_unit_test(test_evict_first),
     cmocka_unit_test(test_two_inputs_rows),
     cmocka_unit_test(test_seed_16x128x64x128_dim1),
     cmocka_unit_test(test_seed_8x32x64x128_dim1),
