@@ -379,24 +379,26 @@ tensor_status tensor_reduce_config_make(const tensor_iter_t *iter, const tensor_
     return TENSOR_OK;
 }
 
-uint32_t tensor_reduce_config_evict_first(const tensor_iter_t *iter) {
+void tensor_reduce_config_cache_hints(const tensor_iter_t *iter, uint32_t *evict_first, uint32_t *evict_last) {
     const int nout = tensor_iter_noutputs(iter), nin = tensor_iter_ninputs(iter), ndim = tensor_iter_ndim(iter);
     const int64_t *shape = tensor_iter_shape(iter);
-    if (nin < 2) return 0;
-    uint32_t mask = 0;
+    uint32_t once = 0, again = 0;
     int64_t bytes = 0;
-    for (int q = 0; q < nin && q < 32; q++) {
+    for (int q = 0; q < nin && q < 32 && nin > 1; q++) {
         const int64_t *st = tensor_iter_strides(iter, nout + q);
         int64_t n = (int64_t)tensor_dtype_size(tensor_iter_dtype(iter, nout + q));
-        bool once = true;
+        bool reread = false;
         for (int d = 0; d < ndim; d++) {
             if (st[d] != 0) n *= shape[d];
-            else if (shape[d] > 1) once = false;
+            else if (shape[d] > 1) reread = true;
         }
         bytes += n;
-        if (once) mask |= 1u << q;
+        if (!reread) once |= 1u << q;
+        else if (n <= TENSOR_REDUCE_EVICT_LAST_MAX_BYTES) again |= 1u << q;
     }
-    return bytes <= TENSOR_REDUCE_EVICT_FIRST_MAX_BYTES ? mask : 0;
+    const bool small = bytes <= TENSOR_REDUCE_EVICT_FIRST_MAX_BYTES; /* larger calls load plainly */
+    *evict_first = small ? once : 0;
+    *evict_last = small ? again : 0;
 }
 
 int64_t tensor_reduce_config_format(const tensor_reduce_config *c, char *buf, size_t size) {

@@ -119,15 +119,17 @@ bool tensor_reduce_config_block_x_reduce(const tensor_reduce_config *c);
 bool tensor_reduce_config_block_y_reduce(const tensor_reduce_config *c);
 bool tensor_reduce_config_global_reduce(const tensor_reduce_config *c);
 
-/* Inputs of at most this many bytes in all are loaded evict-first by kernels of several inputs
- * (docs/cuda_reduce.md, "Evict-first loads"). */
+/* Kernels of several inputs whose inputs add up to at most this many bytes load them with
+ * cache hints; an input read again gets evict-last when it has at most ..._EVICT_LAST_MAX_BYTES
+ * (docs/cuda_reduce.md, "Cache hints"). */
 #define TENSOR_REDUCE_EVICT_FIRST_MAX_BYTES ((int64_t)256 << 20)
+#define TENSOR_REDUCE_EVICT_LAST_MAX_BYTES ((int64_t)8 << 20)
 
-/* The inputs a kernel of several inputs loads with an evict-first L2 policy (bit q: input q):
- * those each of whose elements is read once (no stride 0 over a dim of size > 1: a broadcast
- * input is read again and keeps the normal policy), when the inputs' bytes add up to at most
- * TENSOR_REDUCE_EVICT_FIRST_MAX_BYTES; 0 for one input. */
-uint32_t tensor_reduce_config_evict_first(const tensor_iter_t *iter);
+/* The cache hints of a kernel of several inputs (bit q: input q), when the inputs' bytes add up
+ * to at most TENSOR_REDUCE_EVICT_FIRST_MAX_BYTES (else both 0, as for one input): evict_first
+ * for an input each of whose elements is read once; evict_last for an input read again (a
+ * stride 0 over a dim of size > 1: broadcast) of at most TENSOR_REDUCE_EVICT_LAST_MAX_BYTES. */
+void tensor_reduce_config_cache_hints(const tensor_iter_t *iter, uint32_t *evict_first, uint32_t *evict_last);
 
 /* A readable one-paragraph form for explain; snprintf contract. */
 int64_t tensor_reduce_config_format(const tensor_reduce_config *c, char *buf, size_t size);

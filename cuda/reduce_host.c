@@ -214,7 +214,7 @@ tensor_status tensor_cuda_reduce_plan_make(const tensor_iter_t *iter, tensor_cud
         plan->in_stride0[q] = nred == 1 ? (uint32_t)iter->operands[in_arg + q].strides[0] : 0u;
         plan->src[q] = iter->operands[in_arg + q].data;
     }
-    plan->evict_first = tensor_reduce_config_evict_first(iter);
+    tensor_reduce_config_cache_hints(iter, &plan->evict_first, &plan->evict_last);
     plan->num_inputs = (uint32_t)plan->cfg.num_inputs;
     plan->num_outputs = (uint32_t)plan->cfg.num_outputs;
     plan->dst = iter->operands[out_arg].data;

@@ -43,9 +43,10 @@ typedef struct tensor_cuda_reduce_plan {
     uint32_t num_inputs;      /* cfg.num_inputs, as the kernel's 32-bit type */
     uint32_t num_outputs;
     const char *src[TENSOR_CUDA_REDUCE_MAX_INPUTS];
-    /* Kernels of several inputs: bit q set loads input q with an evict-first L2 policy
-     * (tensor_reduce_config_evict_first). */
+    /* Kernels of several inputs: bit q loads input q evict-first (L1 and L2), or evict-last
+     * (L2) (tensor_reduce_config_cache_hints). */
     uint32_t evict_first;
+    uint32_t evict_last;
     char *dst;
     char *dst2;               /* the second output (two-output ops), else NULL */
     /* The dtypes of the input and the (first) output, and the output's element size: the

@@ -185,39 +185,46 @@ __device__ __forceinline__ void shared_store(T *base, unsigned i, const T &v) {
     }
 }
 
-// A 64-bit L2 cache policy: evict-first for the whole access, else evict-normal.
-__device__ __forceinline__ uint64_t l2_policy(bool evict_first) {
+// A 64-bit L2 cache policy for the whole access: evict-first, evict-last or evict-normal.
+__device__ __forceinline__ uint64_t l2_policy(bool evict_first, bool evict_last) {
     uint64_t pol = 0;
 #if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 800
     if (evict_first) asm("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;" : "=l"(pol));
+    else if (evict_last) asm("createpolicy.fractional.L2::evict_last.b64 %0, 1.0;" : "=l"(pol));
     else asm("createpolicy.fractional.L2::evict_normal.b64 %0, 1.0;" : "=l"(pol));
 #endif
     return pol;
 }
-// *ptr (a V of 16, 8, 4 or 2 bytes, aligned to its size) read with L2 policy pol; other sizes
-// and architectures before sm_80 read plainly.
-template <class V> __device__ __forceinline__ V load_with_policy(const V *ptr, uint64_t pol) {
+// *ptr (a V of 16, 8, 4 or 2 bytes, aligned to its size) read with L2 policy pol, and marked
+// evict-first in L1 when L1_FIRST; other sizes and architectures before sm_80 read plainly.
+#define TT_LD_HINT(L1)                                                                                               \
+    if constexpr (sizeof(V) == 16) {                                                                                 \
+        unsigned w[4];                                                                                               \
+        asm("ld.global" L1 ".L2::cache_hint.v4.b32 {%0, %1, %2, %3}, [%4], %5;"                                      \
+            : "=r"(w[0]), "=r"(w[1]), "=r"(w[2]), "=r"(w[3]) : "l"(ptr), "l"(pol));                                  \
+        memcpy(&v, w, 16);                                                                                           \
+    } else if constexpr (sizeof(V) == 8) {                                                                           \
+        unsigned w[2];                                                                                               \
+        asm("ld.global" L1 ".L2::cache_hint.v2.b32 {%0, %1}, [%2], %3;" : "=r"(w[0]), "=r"(w[1]) : "l"(ptr), "l"(pol)); \
+        memcpy(&v, w, 8);                                                                                            \
+    } else if constexpr (sizeof(V) == 4) {                                                                           \
+        unsigned w;                                                                                                  \
+        asm("ld.global" L1 ".L2::cache_hint.b32 %0, [%1], %2;" : "=r"(w) : "l"(ptr), "l"(pol));                      \
+        memcpy(&v, &w, 4);                                                                                           \
+    } else if constexpr (sizeof(V) == 2) {                                                                           \
+        unsigned short h;                                                                                            \
+        asm("ld.global" L1 ".L2::cache_hint.b16 %0, [%1], %2;" : "=h"(h) : "l"(ptr), "l"(pol));                      \
+        memcpy(&v, &h, 2);                                                                                           \
+    } else {                                                                                                         \
+        v = *ptr;                                                                                                    \
+    }
+template <bool L1_FIRST, class V> __device__ __forceinline__ V load_with_policy(const V *ptr, uint64_t pol) {
 #if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 800
     V v;
-    if constexpr (sizeof(V) == 16) {
-        unsigned w[4];
-        asm("ld.global.L2::cache_hint.v4.b32 {%0, %1, %2, %3}, [%4], %5;"
-                     : "=r"(w[0]), "=r"(w[1]), "=r"(w[2]), "=r"(w[3]) : "l"(ptr), "l"(pol));
-        memcpy(&v, w, 16);
-    } else if constexpr (sizeof(V) == 8) {
-        unsigned w[2];
-        asm("ld.global.L2::cache_hint.v2.b32 {%0, %1}, [%2], %3;" : "=r"(w[0]), "=r"(w[1]) : "l"(ptr), "l"(pol));
-        memcpy(&v, w, 8);
-    } else if constexpr (sizeof(V) == 4) {
-        unsigned w;
-        asm("ld.global.L2::cache_hint.b32 %0, [%1], %2;" : "=r"(w) : "l"(ptr), "l"(pol));
-        memcpy(&v, &w, 4);
-    } else if constexpr (sizeof(V) == 2) {
-        unsigned short h;
-        asm("ld.global.L2::cache_hint.b16 %0, [%1], %2;" : "=h"(h) : "l"(ptr), "l"(pol));
-        memcpy(&v, &h, 2);
+    if constexpr (L1_FIRST) {
+        TT_LD_HINT(".L1::evict_first")
     } else {
-        v = *ptr;
+        TT_LD_HINT("")
     }
     return v;
 #else
@@ -225,6 +232,7 @@ template <class V> __device__ __forceinline__ V load_with_policy(const V *ptr, u
     return *ptr;
 #endif
 }
+#undef TT_LD_HINT
 
 // An Op may declare `static constexpr bool byte_sum = true`: an integer sum of int8 or uint8
 // into an int64 accumulator, which the input-vectorised path folds four bytes per __dp4a.
@@ -275,19 +283,23 @@ struct Reducer {
     __device__ Reducer(const tensor_cuda_reduce_plan &plan) : p(plan) {
         if constexpr (NIN > 1) {
 #pragma unroll
-            for (int q = 0; q < NIN; q++) policy[q] = l2_policy((p.evict_first >> q) & 1u);
+            for (int q = 0; q < NIN; q++) policy[q] = l2_policy((p.evict_first >> q) & 1u, (p.evict_last >> q) & 1u);
         }
     }
 
-    // A vector of input q. Several inputs: with the plan's L2 policy for it, evict-first when
-    // the host says each element is read once and the call is small (reduce_host.c): those
-    // lines are then replaced before the dirty lines a producer left in L2, whose write-back
-    // would otherwise compete with the reads. One input: a plain load (that trade is recorded
-    // in docs/cuda_reduce.md).
-    template <class V> __device__ __forceinline__ V ld_in(const V *ptr, int q) const {
-        if constexpr (NIN > 1) return load_with_policy(ptr, policy[q]);
+    // A vector of input q. HINTED (kernels of several inputs whose plan has cache hints,
+    // tensor_reduce_config_cache_hints): evict-first in L1, and in L2 the input's policy:
+    // evict-first when each element is read once and the call is small, so those lines are
+    // replaced before the dirty lines a producer left in L2, whose write-back would otherwise
+    // compete with the reads; evict-last for a small input read again (broadcast); else normal.
+    // Otherwise a plain load (one input: docs/cuda_reduce.md has that trade). The choice is made
+    // once per thread (hinted()), not per load: a branch around each load cost up to 30% on
+    // 16-bit inputs.
+    template <bool HINTED, class V> __device__ __forceinline__ V ld_in(const V *ptr, int q) const {
+        if constexpr (HINTED) return load_with_policy<true>(ptr, policy[q]);
         else return *ptr;
     }
+    __device__ __forceinline__ bool hinted() const { return NIN > 1 && (p.evict_first | p.evict_last) != 0; }
 
     // Where one output's elements start: a byte pointer per input. With one input, every loop
     // below over the inputs is one iteration, so the one-input kernels are what they were.
@@ -423,9 +435,12 @@ struct Reducer {
     // where the first is: the plan vectorises only inputs whose rows are congruent to its rows.
     __device__ acc_t vectorized_thread_reduce(const Bases &base, uint32_t input_idx) const {
         if constexpr (is_byte_sum<Op>::value) return byte_sum_thread_reduce(base.at[0], input_idx);
-        else return vector_loads_thread_reduce(base, input_idx);
+        else if constexpr (NIN > 1)
+            return hinted() ? vector_loads_thread_reduce<true>(base, input_idx)
+                            : vector_loads_thread_reduce<false>(base, input_idx);
+        else return vector_loads_thread_reduce<false>(base, input_idx);
     }
-    __device__ acc_t vector_loads_thread_reduce(const Bases &base, uint32_t input_idx) const {
+    template <bool HINTED> __device__ acc_t vector_loads_thread_reduce(const Bases &base, uint32_t input_idx) const {
         using V = LoadVec<scalar_t, IN_VEC>;
         const scalar_t *data[NIN];
 #pragma unroll
@@ -454,14 +469,14 @@ struct Reducer {
 #pragma unroll
             for (int u = 0; u < U; u++)
 #pragma unroll
-                for (int q = 0; q < NIN; q++) v[u][q] = ld_in(&vdata[q][idx + u * step], q);
+                for (int q = 0; q < NIN; q++) v[u][q] = ld_in<HINTED>(&vdata[q][idx + u * step], q);
 #pragma unroll
             for (int u = 0; u < U; u++) red_vec(acc, v[u], head + (idx + u * step) * IN_VEC);
         }
         for (; idx < nvec; idx += step) {
             V a[NIN];
 #pragma unroll
-            for (int q = 0; q < NIN; q++) a[q] = ld_in(&vdata[q][idx], q);
+            for (int q = 0; q < NIN; q++) a[q] = ld_in<HINTED>(&vdata[q][idx], q);
             red_vec(acc, a, head + idx * IN_VEC);
         }
         if (input_idx == 0) fold_head_tail(data, s, acc[0], acc[1]);
@@ -518,7 +533,7 @@ struct Reducer {
     // ---- 1b. thread reduce, strided or along outputs (OVS neighbouring outputs per load) ----
     // VT0 accumulator sets: VT0 loads are issued before the first reduce, so each thread has
     // VT0 * OVS * sizeof(scalar_t) bytes in flight.
-    template <class Offset>
+    template <bool HINTED, class Offset>
     __device__ vec_t strided_thread_reduce(const Bases &base, uint32_t input_idx, Offset in_offset) const {
         using V = LoadVec<scalar_t, OVS>;
         const uint32_t n = p.num_inputs, step = (uint32_t)p.cfg.step_input;
@@ -534,7 +549,7 @@ struct Reducer {
             for (int j = 0; j < VT0; j++) {
                 const Offs o = in_offset(idx + j * step);
 #pragma unroll
-                for (int q = 0; q < NIN; q++) v[j][q] = ld_in(reinterpret_cast<const V *>(base.at[q] + o.at[q]), q);
+                for (int q = 0; q < NIN; q++) v[j][q] = ld_in<HINTED>(reinterpret_cast<const V *>(base.at[q] + o.at[q]), q);
             }
             if constexpr (op_reduces_chunk<Op>::value) { // each output's VT0 elements into acc[0]
 #pragma unroll
@@ -555,7 +570,7 @@ struct Reducer {
                 const Offs o = in_offset(idx);
                 V v[NIN];
 #pragma unroll
-                for (int q = 0; q < NIN; q++) v[q] = ld_in(reinterpret_cast<const V *>(base.at[q] + o.at[q]), q);
+                for (int q = 0; q < NIN; q++) v[q] = ld_in<HINTED>(reinterpret_cast<const V *>(base.at[q] + o.at[q]), q);
                 red_n(acc[j], v, 0, idx, 0);
             }
             idx += step;
@@ -568,6 +583,12 @@ struct Reducer {
             for (int j = 1; j < VT0; j++) r.v[i] = Op::combine(r.v[i], acc[j][i]);
         }
         return r;
+    }
+
+    template <class Offset> __device__ vec_t strided(const Bases &base, uint32_t input_idx, Offset in_offset) const {
+        if constexpr (NIN > 1)
+            if (hinted()) return strided_thread_reduce<true>(base, input_idx, in_offset);
+        return strided_thread_reduce<false>(base, input_idx, in_offset);
     }
 
     // ---- 2. block reduces (power-of-two trees; block dims are powers of two) ----
@@ -879,9 +900,9 @@ struct Reducer {
                 StridedOffset so;
 #pragma unroll
                 for (int q = 0; q < NIN; q++) so.stride[q] = p.in_stride0[q];
-                value = strided_thread_reduce(base, input_idx, so);
+                value = strided(base, input_idx, so);
             } else
-                value = strided_thread_reduce(base, input_idx, CalcOffset{&p.in_calc});
+                value = strided(base, input_idx, CalcOffset{&p.in_calc});
         }
         if (y_reduce()) value = block_y_reduce(value, shared);
         if (x_reduce()) value = block_x_reduce(value, shared);

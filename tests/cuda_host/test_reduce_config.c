@@ -575,7 +575,7 @@ static void test_two_inputs_rows(void **state) {
 }
 
 /* sum(a * b) over dim 1 of a [rows, cols] float32 a and b of shape bshape (nb dims), as the
- * evict-first rule sees it. */
+ * cache-hint rule sees it: the evict-first bits, the evict-last ones shifted left by 8. */
 static uint32_t evict_mask(int64_t rows, int64_t cols, int nb, const int64_t *bshape, int nin) {
     const int64_t sh[2] = {rows, cols}, osh[2] = {rows, 1};
     tensor_t *a = tensor_from_blob((void *)(uintptr_t)0x100000, 2, sh, NULL, TENSOR_FLOAT32, tensor_cpu(), NULL, NULL);
@@ -595,7 +595,9 @@ static uint32_t evict_mask(int64_t rows, int64_t cols, int nb, const int64_t *bs
     tensor_iter_t *it = tensor_iter_build(cfg);
     tensor_iter_config_free(cfg);
     assert_non_null(it);
-    const uint32_t m = tensor_reduce_config_evict_first(it);
+    uint32_t first = 99, last = 99;
+    tensor_reduce_config_cache_hints(it, &first, &last);
+    const uint32_t m = first | last << 8;
     tensor_iter_free(it);
     tensor_release(a);
     tensor_release(b);
@@ -603,20 +605,27 @@ static uint32_t evict_mask(int64_t rows, int64_t cols, int nb, const int64_t *bs
     return m;
 }
 
-/* Which inputs of a several-input kernel load evict-first: each input read once, the call
- * small enough (TENSOR_REDUCE_EVICT_FIRST_MAX_BYTES); never a broadcast input, never one input. */
+/* Cache hints of a several-input kernel whose call is small enough
+ * (TENSOR_REDUCE_EVICT_FIRST_MAX_BYTES): evict-first for each input read once, evict-last for a
+ * small input read again (broadcast); none for a larger call or one input. */
 static void test_evict_first(void **state) {
     (void)state;
     const int64_t same[2] = {1000, 8192}, row[1] = {8192}, col[2] = {1000, 1};
     assert_int_equal(evict_mask(1000, 8192, 2, same, 2), 3u);
-    assert_int_equal(evict_mask(1000, 8192, 1, row, 2), 1u); /* b read by every output */
-    assert_int_equal(evict_mask(1000, 8192, 2, col, 2), 1u); /* b read by every reduced element */
+    assert_int_equal(evict_mask(1000, 8192, 1, row, 2), 1u | 2u << 8); /* b read by every output */
+    assert_int_equal(evict_mask(1000, 8192, 2, col, 2), 1u | 2u << 8); /* b read at every reduced position */
     assert_int_equal(evict_mask(1000, 8192, 2, same, 1), 0u);
     /* at the limit (two 128 MiB inputs) and past it (two 256 MiB inputs) */
     const int64_t half[2] = {8192, 4096}, full[2] = {8192, 8192};
     assert_int_equal(TENSOR_REDUCE_EVICT_FIRST_MAX_BYTES, (int64_t)256 << 20);
     assert_int_equal(evict_mask(8192, 4096, 2, half, 2), 3u);
     assert_int_equal(evict_mask(8192, 8192, 2, full, 2), 0u);
+    /* a large call: no hints at all, the broadcast row included */
+    const int64_t row8k[1] = {8192};
+    assert_int_equal(evict_mask(16384, 8192, 1, row8k, 2), 0u);
+    /* a broadcast input past TENSOR_REDUCE_EVICT_LAST_MAX_BYTES (16 MiB of [4M, 1]): plain */
+    const int64_t big_col[2] = {4 << 20, 1};
+    assert_int_equal(evict_mask(4 << 20, 4, 2, big_col, 2), 1u);
 }
 
 static const struct CMUnitTest tests[] = {
