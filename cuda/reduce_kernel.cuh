@@ -195,36 +195,31 @@ __device__ __forceinline__ uint64_t l2_policy(bool evict_first, bool evict_last)
 #endif
     return pol;
 }
-// *ptr (a V of 16, 8, 4 or 2 bytes, aligned to its size) read with L2 policy pol, and marked
-// evict-first in L1 when L1_FIRST; other sizes and architectures before sm_80 read plainly.
-#define TT_LD_HINT(L1)                                                                                               \
-    if constexpr (sizeof(V) == 16) {                                                                                 \
-        unsigned w[4];                                                                                               \
-        asm("ld.global" L1 ".L2::cache_hint.v4.b32 {%0, %1, %2, %3}, [%4], %5;"                                      \
-            : "=r"(w[0]), "=r"(w[1]), "=r"(w[2]), "=r"(w[3]) : "l"(ptr), "l"(pol));                                  \
-        memcpy(&v, w, 16);                                                                                           \
-    } else if constexpr (sizeof(V) == 8) {                                                                           \
-        unsigned w[2];                                                                                               \
-        asm("ld.global" L1 ".L2::cache_hint.v2.b32 {%0, %1}, [%2], %3;" : "=r"(w[0]), "=r"(w[1]) : "l"(ptr), "l"(pol)); \
-        memcpy(&v, w, 8);                                                                                            \
-    } else if constexpr (sizeof(V) == 4) {                                                                           \
-        unsigned w;                                                                                                  \
-        asm("ld.global" L1 ".L2::cache_hint.b32 %0, [%1], %2;" : "=r"(w) : "l"(ptr), "l"(pol));                      \
-        memcpy(&v, &w, 4);                                                                                           \
-    } else if constexpr (sizeof(V) == 2) {                                                                           \
-        unsigned short h;                                                                                            \
-        asm("ld.global" L1 ".L2::cache_hint.b16 %0, [%1], %2;" : "=h"(h) : "l"(ptr), "l"(pol));                      \
-        memcpy(&v, &h, 2);                                                                                           \
-    } else {                                                                                                         \
-        v = *ptr;                                                                                                    \
-    }
-template <bool L1_FIRST, class V> __device__ __forceinline__ V load_with_policy(const V *ptr, uint64_t pol) {
+// *ptr (a V of 16, 8, 4 or 2 bytes, aligned to its size) read evict-first in L1 and with L2
+// policy pol; other sizes, and architectures before sm_80, read plainly.
+template <class V> __device__ __forceinline__ V load_with_policy(const V *ptr, uint64_t pol) {
 #if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 800
     V v;
-    if constexpr (L1_FIRST) {
-        TT_LD_HINT(".L1::evict_first")
+    if constexpr (sizeof(V) == 16) {
+        unsigned w[4];
+        asm("ld.global.L1::evict_first.L2::cache_hint.v4.b32 {%0, %1, %2, %3}, [%4], %5;"
+            : "=r"(w[0]), "=r"(w[1]), "=r"(w[2]), "=r"(w[3]) : "l"(ptr), "l"(pol));
+        memcpy(&v, w, 16);
+    } else if constexpr (sizeof(V) == 8) {
+        unsigned w[2];
+        asm("ld.global.L1::evict_first.L2::cache_hint.v2.b32 {%0, %1}, [%2], %3;" : "=r"(w[0]), "=r"(w[1])
+            : "l"(ptr), "l"(pol));
+        memcpy(&v, w, 8);
+    } else if constexpr (sizeof(V) == 4) {
+        unsigned w;
+        asm("ld.global.L1::evict_first.L2::cache_hint.b32 %0, [%1], %2;" : "=r"(w) : "l"(ptr), "l"(pol));
+        memcpy(&v, &w, 4);
+    } else if constexpr (sizeof(V) == 2) {
+        unsigned short h;
+        asm("ld.global.L1::evict_first.L2::cache_hint.b16 %0, [%1], %2;" : "=h"(h) : "l"(ptr), "l"(pol));
+        memcpy(&v, &h, 2);
     } else {
-        TT_LD_HINT("")
+        v = *ptr;
     }
     return v;
 #else
@@ -232,7 +227,6 @@ template <bool L1_FIRST, class V> __device__ __forceinline__ V load_with_policy(
     return *ptr;
 #endif
 }
-#undef TT_LD_HINT
 
 // An Op may declare `static constexpr bool byte_sum = true`: an integer sum of int8 or uint8
 // into an int64 accumulator, which the input-vectorised path folds four bytes per __dp4a.
@@ -293,10 +287,10 @@ struct Reducer {
     // replaced before the dirty lines a producer left in L2, whose write-back would otherwise
     // compete with the reads; evict-last for a small input read again (broadcast); else normal.
     // Otherwise a plain load (one input: docs/cuda_reduce.md has that trade). The choice is made
-    // once per thread (hinted()), not per load: a branch around each load cost up to 30% on
-    // 16-bit inputs.
+    // once per thread (hinted()), not per load: a branch around each load slowed 16-bit inputs
+    // (docs/perf_log.md).
     template <bool HINTED, class V> __device__ __forceinline__ V ld_in(const V *ptr, int q) const {
-        if constexpr (HINTED) return load_with_policy<true>(ptr, policy[q]);
+        if constexpr (HINTED) return load_with_policy(ptr, policy[q]);
         else return *ptr;
     }
     __device__ __forceinline__ bool hinted() const { return NIN > 1 && (p.evict_first | p.evict_last) != 0; }
