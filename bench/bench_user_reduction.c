@@ -4,7 +4,8 @@
  * fold_columns path), float32, bfloat16 and float16, 1 thread and all; then dim 0 of inputs
  * that fold_columns cannot read in place (int32 into a float32 sum, float32 columns two apart,
  * bfloat16 into a float64 sum), whose rows are converted into a buffer first.
- * Prints median milliseconds of REPS calls and the ratio user / built-in.
+ * Prints median milliseconds of REPS rounds (a user call and a built-in call each, ABBA) and
+ * the median of the rounds' ratios user / built-in.
  * Usage: bench_user_reduction [REPS] */
 #define _POSIX_C_SOURCE 199309L
 #include <math.h>
@@ -60,22 +61,53 @@ static tensor_t *call_sum_as(const tensor_t *x, const int *dims, int nd, const v
     return tensor_sum_dims(x, dims, nd, false, *(const tensor_dtype *)r[1]);
 }
 
-static double median_ms(call_fn f, const tensor_t *x, const int *dims, int nd, const void *ctx, int reps) {
-    double *t = malloc((size_t)reps * sizeof *t);
-    for (int r = -2; r < reps; r++) {
-        double t0 = now_ms();
-        tensor_t *y = f(x, dims, nd, ctx);
-        double t1 = now_ms();
-        if (y == NULL) {
-            fprintf(stderr, "%s\n", tensor_last_error());
-            exit(1);
-        }
-        tensor_release(y);
-        if (r >= 0) t[r] = t1 - t0;
+static double timed_call(call_fn f, const tensor_t *x, const int *dims, int nd, const void *ctx) {
+    double t0 = now_ms();
+    tensor_t *y = f(x, dims, nd, ctx);
+    double t1 = now_ms();
+    if (y == NULL) {
+        fprintf(stderr, "%s\n", tensor_last_error());
+        exit(1);
     }
-    qsort(t, (size_t)reps, sizeof *t, cmp_d);
-    double m = t[reps / 2];
-    free(t);
+    tensor_release(y);
+    return t1 - t0;
+}
+static double median_of(double *t, int n) {
+    qsort(t, (size_t)n, sizeof *t, cmp_d);
+    return t[n / 2];
+}
+
+/* The user call and the built-in, REPS rounds of one each in ABBA order (the first of a round
+ * alternates), after two warm-up rounds: each one's median ms, and the median of the rounds'
+ * ratios user / built-in. Pairing the calls keeps the machine's drift (other tenants, clock)
+ * out of the ratio; two separate medians taken one after the other did not. */
+typedef struct {
+    double user, builtin, ratio;
+} pair_ms;
+static pair_ms median_pair(call_fn fu, const void *cu, call_fn fb, const void *cb, const tensor_t *x, const int *dims,
+                           int nd, int reps) {
+    double *tu = malloc((size_t)reps * sizeof *tu), *tb = malloc((size_t)reps * sizeof *tb);
+    double *r = malloc((size_t)reps * sizeof *r);
+    if (tu == NULL || tb == NULL || r == NULL) exit(1);
+    for (int k = -2; k < reps; k++) {
+        double a, b;
+        if (k & 1) {
+            a = timed_call(fu, x, dims, nd, cu);
+            b = timed_call(fb, x, dims, nd, cb);
+        } else {
+            b = timed_call(fb, x, dims, nd, cb);
+            a = timed_call(fu, x, dims, nd, cu);
+        }
+        if (k >= 0) {
+            tu[k] = a;
+            tb[k] = b;
+            r[k] = a / b;
+        }
+    }
+    pair_ms m = {median_of(tu, reps), median_of(tb, reps), median_of(r, reps)};
+    free(tu);
+    free(tb);
+    free(r);
     return m;
 }
 
@@ -96,7 +128,7 @@ int main(int argc, char **argv) {
     static const char *const overs[3] = {"dim 1", "all", "dim 0"};
     static const int dim_of[3] = {1, 0, 0};
     int all_threads = tensor_get_num_threads();
-    printf("| case | threads | user ms | built-in ms | user / built-in |\n|---|---:|---:|---:|---:|\n");
+    printf("| case | threads | user ms | built-in ms | user / built-in (median of rounds) |\n|---|---:|---:|---:|---:|\n");
     for (int th = 0; th < 2; th++) {
         tensor_set_num_threads(th == 0 ? 1 : all_threads);
         for (int k = 0; k < 3; k++) {
@@ -105,14 +137,12 @@ int main(int argc, char **argv) {
             for (int o = 0; o < 3; o++) {
                 const int *dims = o == 1 ? NULL : &dim_of[o];
                 int nd = o == 1 ? 0 : 1;
-                double u = median_ms(call_user, x, dims, nd, abs_sum, reps);
-                double b = median_ms(call_norm1, x, dims, nd, NULL, reps);
+                pair_ms m = median_pair(call_user, abs_sum, call_norm1, NULL, x, dims, nd, reps);
                 printf("| abs-sum vs norm(p=1), %s [4096, 4096] over %s | %d | %.3f | %.3f | %.2f |\n", dt,
-                       overs[o], tensor_get_num_threads(), u, b, u / b);
-                u = median_ms(call_user, x, dims, nd, sum, reps);
-                b = median_ms(call_sum, x, dims, nd, NULL, reps);
+                       overs[o], tensor_get_num_threads(), m.user, m.builtin, m.ratio);
+                m = median_pair(call_user, sum, call_sum, NULL, x, dims, nd, reps);
                 printf("| user sum vs tensor_sum, %s [4096, 4096] over %s | %d | %.3f | %.3f | %.2f |\n", dt,
-                       overs[o], tensor_get_num_threads(), u, b, u / b);
+                       overs[o], tensor_get_num_threads(), m.user, m.builtin, m.ratio);
             }
         }
     }
@@ -130,10 +160,9 @@ int main(int argc, char **argv) {
         tensor_set_num_threads(th == 0 ? 1 : all_threads);
         for (int k = 0; k < 3; k++) {
             const void *ctx[2] = {sum, &cdt[k]};
-            double u = median_ms(call_user_as, cx[k], &dim0, 1, ctx, reps);
-            double b = median_ms(call_sum_as, cx[k], &dim0, 1, ctx, reps);
+            pair_ms m = median_pair(call_user_as, ctx, call_sum_as, ctx, cx[k], &dim0, 1, reps);
             printf("| user sum vs tensor_sum, %s [4096, 4096] over dim 0 | %d | %.3f | %.3f | %.2f |\n", cnames[k],
-                   tensor_get_num_threads(), u, b, u / b);
+                   tensor_get_num_threads(), m.user, m.builtin, m.ratio);
         }
     }
     tensor_release(x2);
