@@ -246,8 +246,8 @@
  * The lanes go one after another: lane q's rows (q, q + LANES, ... of a block) fold into one
  * row of W accumulators, eight rows at a time (eight streams of whole row pieces in flight;
  * the folds stay in row order), and the finished lanes enter the tree in post-order, so only
- * the lane in progress and five pending subtrees are kept (6 x W accumulators, 48 KB of stack;
- * pieces half as long streamed markedly slower: docs/perf_log.md). Reading the rows in order
+ * the lane in progress and five pending subtrees are kept (6 x W accumulators, 48 or 96 KB of
+ * stack; pieces half as long streamed markedly slower: docs/perf_log.md). Reading the rows in order
  * instead needs all 32 lanes at hand: with them in L1 the pieces of rows are too short to
  * stream, with full rows they no longer fit a cache. */
 #if defined(__GNUC__) && !defined(__clang__)
@@ -255,7 +255,11 @@
 #else
 #define TENSOR_KIT_NO_UNROLL_
 #endif
-#define TENSOR_KIT_COLS_W_(ACC_T) (8192 / sizeof(ACC_T) > 0 ? 8192 / sizeof(ACC_T) : 1)
+/* W: 8 KiB of accumulators a row; 16 KiB (4096 floats) for 16-bit elements into 4-byte
+ * accumulators, so that their row pieces are 8 KiB long too (their 4 KiB pieces streamed
+ * slower: docs/perf_log.md). */
+#define TENSOR_KIT_COLS_W_(ACC_T, ELEM_T)                                                                       \
+    (sizeof(ELEM_T) == 2 && sizeof(ACC_T) == 4 ? 4096 : 8192 / sizeof(ACC_T) > 0 ? 8192 / sizeof(ACC_T) : 1)
 #if defined(__GNUC__) || defined(__clang__)
 #define TENSOR_KIT_INLINE_ __attribute__((always_inline)) inline
 #else
@@ -324,7 +328,7 @@
     ATTR static TENSOR_KIT_INLINE_ void FN##_tile_(char *acc_, size_t acc_stride_, const char *const *rows_,    \
                                                    const int64_t *rs_, int64_t nrows_, int64_t first_,          \
                                                    int64_t c0_, const int64_t w_) {                             \
-        ACC_T l_[TENSOR_KIT_COLS_W_(ACC_T)], s_[5][TENSOR_KIT_COLS_W_(ACC_T)];                                  \
+        ACC_T l_[TENSOR_KIT_COLS_W_(ACC_T, ELEM_T)], s_[5][TENSOR_KIT_COLS_W_(ACC_T, ELEM_T)];                \
         const ELEM_T *p_[8][(NIN) > 0 ? (NIN) : 1];                                                             \
         VAL_T x_[(NIN) > 0 ? (NIN) : 1];                                                                        \
         int64_t r_ = 0, m_ = (TENSOR_REDUCTION_BLOCK - first_ % TENSOR_REDUCTION_BLOCK) % TENSOR_REDUCTION_BLOCK; \
@@ -391,7 +395,7 @@
     }                                                                                                           \
     ATTR static void FN(char *acc_, size_t acc_stride_, const char *const *rows_, const int64_t *rs_,           \
                         int64_t nrows_, int64_t n_, int64_t first_) {                                           \
-        const int64_t w_ = (int64_t)TENSOR_KIT_COLS_W_(ACC_T);                                                  \
+        const int64_t w_ = (int64_t)TENSOR_KIT_COLS_W_(ACC_T, ELEM_T);                                         \
         int64_t c0_ = 0;                                                                                        \
         for (; c0_ + w_ <= n_; c0_ += w_) FN##_tile_(acc_, acc_stride_, rows_, rs_, nrows_, first_, c0_, w_);   \
         if (c0_ < n_) FN##_tile_(acc_, acc_stride_, rows_, rs_, nrows_, first_, c0_, n_ - c0_);                 \

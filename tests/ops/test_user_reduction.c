@@ -397,9 +397,10 @@ static void test_kit_columns_agree(void **state) {
         d.fns[TENSOR_REDUCTION_I64] = sum_i64;
         char what[96];
         /* dim 0 of a matrix: a block of 2048 rows and a tail of 40 (folded in order), more
-         * columns than a tile of the kit takes (2048 floats, 1024 doubles), and a remainder of
-         * columns that is not a multiple of 8 */
-        const int64_t ncols = tensor_dtype_size(dt) == 8 ? 1100 : 2100;
+         * columns than a tile of the kit takes (2048 float accumulators; 4096 for 16-bit
+         * elements; 1024 doubles), and a remainder of columns that is not a multiple of 8 */
+        const size_t esize = tensor_dtype_size(dt);
+        const int64_t ncols = esize == 8 ? 1100 : esize == 2 ? 4100 : 2100;
         tensor_t *x = rand_dt(2, (int64_t[]){2088, ncols}, 41 + (uint64_t)t, dt);
         snprintf(what, sizeof what, "%s [2088, %lld] dim 0", tensor_dtype_name(dt), (long long)ncols);
         expect_columns_agree(d, v, x, (const int[]){0}, 1, what);
