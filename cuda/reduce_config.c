@@ -204,6 +204,19 @@ static int64_t split_height(const tensor_reduce_config *c, const tensor_cuda_pro
     return h;
 }
 
+/* CTAs per output for a global reduce, from target CTAs in a wave and grid_x output columns.
+ * PyTorch rounds target / grid_x up, so a grid_x that does not divide the wave spills a few
+ * CTAs into a second wave: 64 long rows on 528 slots are 576 CTAs, the last 48 running alone
+ * while the rest of the GPU idles (var over [64, 1M] lost 16% to it). Rounding down keeps one
+ * wave but may leave slots empty; each choice is scored by the share of its waves' slots it
+ * fills, ties to PyTorch's. one_wave: the wave is what fits by registers, never exceed it. */
+static int64_t ctas_for_waves(int64_t grid_x, int64_t target, bool one_wave) {
+    const int64_t lo = max64(target / grid_x, 1), hi = div_up(target, grid_x);
+    if (one_wave || lo == hi) return lo;
+    /* lo fills lo * grid_x of div_up(lo * grid_x, target) waves; compare the two shares */
+    return lo * div_up(hi * grid_x, target) > hi * div_up(lo * grid_x, target) ? lo : hi;
+}
+
 /* PyTorch's setReduceConfig. wide: an outer reduction's CTAs get TENSOR_REDUCE_WIDE_THREADS
  * threads instead of 512 / output_vec_size (see tensor_reduce_config_make). */
 static void plan_general(const tensor_iter_t *iter, const tensor_cuda_props *props, const tensor_reduce_kernel_traits *tr,
@@ -299,8 +312,7 @@ static void plan_general(const tensor_iter_t *iter, const tensor_cuda_props *pro
     int64_t target_grid = (int64_t)props->num_sms * blocks_per_sm;
     if (fits && grid_x <= target_grid) {
         /* Too few outputs to fill the GPU: several CTAs share each output (global reduce). */
-        /* one_wave: round down, so that the grid is at most one wave */
-        int64_t c1 = one_wave ? max64(target_grid / grid_x, 1) : div_up(target_grid, grid_x);
+        int64_t c1 = ctas_for_waves(grid_x, target_grid, one_wave);
         int64_t c2 = div_up(vpt, min_values_per_thread);
         int64_t c3 = div_up(vpt, max_values_per_thread);
         /* PyTorch clamps this to the SM count only on ROCm; on CUDA it does not, nor do we. */

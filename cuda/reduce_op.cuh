@@ -40,12 +40,17 @@ struct Op {
     // the kernel's input-vectorised path sums them with __dp4a (reduce_kernel.cuh).
     static constexpr bool byte_sum = std::is_same<F, SumI64>::value && !std::is_same<Out, Bool>::value &&
                                      (std::is_same<In, int8_t>::value || std::is_same<In, uint8_t>::value);
-    // 8-byte accumulators that fit 32 registers. Inputs of one byte other than the __dp4a byte
-    // sums (int8 / uint8 into float64, float8, bool) spilled under 32 registers (ptxas: up to
-    // 88 bytes), as did float32 into a float64 nansum (4 bytes); they keep 64.
+    // Accumulators wider than 4 bytes that take the 32-register cap. Inputs of one byte other
+    // than the __dp4a byte sums (int8 / uint8 into float64, float8, bool) spilled under 32
+    // registers (ptxas: up to 88 bytes), as did float32 into a float64 nansum (4 bytes); they
+    // keep 64. float32 var spills 32 bytes under the cap, all of it outside the loads' loop
+    // (kept at kernel entry, read back in the block and global reduces); at 40 registers it
+    // ran 3 CTAs of 512 an SM and a full var was bound by the warps it lacked, not by memory.
+    // Its 16-bit and 8-bit inputs spill more (120 bytes and up) and keep 64.
     static constexpr bool fits_32_registers =
-        is_sum64<F>::value && (byte_sum || sizeof(In) >= 2) &&
-        !(std::is_same<F, NansumF64>::value && std::is_same<In, float>::value);
+        (is_sum64<F>::value && (byte_sum || sizeof(In) >= 2) &&
+         !(std::is_same<F, NansumF64>::value && std::is_same<In, float>::value)) ||
+        (std::is_same<F, WelfordF32>::value && std::is_same<In, float>::value);
     static __device__ __forceinline__ val_t load(In x) {
         if constexpr (std::is_same<In, Half>::value && !keeps_values<F>::value &&
                       (std::is_same<Out, Half>::value || std::is_same<Out, float>::value ||

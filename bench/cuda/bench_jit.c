@@ -4,7 +4,9 @@
  * compiled now, or loaded from the disk cache (run the program twice with the same
  * TENSOR_JIT_CACHE_DIR; the second run's first call reads the cache).
  * Timing: cudaDeviceSynchronize around each call, host clock, calls alternating (ABBA), median of REPS.
- * usage: bench_jit [REPS] */
+ * usage: bench_jit [REPS]
+ *        bench_jit case REPS DTYPE TRANSPOSED SHAPE DIMS KEEPDIM   (one case, for bench_jit_cases.py;
+ *        BENCH_JIT_EXPLAIN=1 prints both plans first, to compare their launches) */
 #define _POSIX_C_SOURCE 199309L
 #include <math.h>
 #include <stdio.h>
@@ -107,6 +109,13 @@ static int one_case(tensor_reduction *sum, tensor_reduction *abss, char **argv) 
         return 1;
     }
     const int *dp = ndims > 0 ? dims : NULL;
+    if (getenv("BENCH_JIT_EXPLAIN") != NULL) { /* both plans, to compare launch configurations */
+        char buf[4096];
+        const tensor_t *in[1] = {x};
+        if (tensor_reduction_explain(sum, in, 1, dp, ndims, keep, TENSOR_DTYPE_DEFAULT, buf, sizeof buf) >= 0)
+            printf("user sum:\n%s", buf);
+        if (tensor_reduce_explain("sum", x, dp, ndims, keep, TENSOR_DTYPE_DEFAULT, buf, sizeof buf) >= 0) printf("tensor_sum:\n%s", buf);
+    }
     double ms[12]; /* per measure: user sum, sum, user abs, norm1 */
     int same[2];
     for (int k = 0; k < 2; k++) {

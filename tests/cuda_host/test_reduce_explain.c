@@ -119,7 +119,9 @@ static void test_register_limited_residency(void **state) {
     assert_int_equal(base.output_vec_size, 2);
     assert_int_equal(base.num_threads, 256);
     assert_int_equal(base.grid[0], 128);
-    assert_int_equal(base.grid[1], 9); /* 8 CTAs of 256 threads an SM: div_up(132 * 8, 128) */
+    /* 8 CTAs of 256 threads an SM, 1056 slots over 128 columns: 8 a column fill one wave
+     * (1024 CTAs); PyTorch's 9 would spill 96 into a second */
+    assert_int_equal(base.grid[1], 8);
 
     resident_probe r = {5, 0, 0, 0, 0};
     tensor_cuda_reduce_kind kr = {4, 16, fake_resident, &r};
@@ -152,6 +154,29 @@ static void test_register_limited_residency(void **state) {
     assert_int_equal(r.calls, 0);
     tensor_iter_free(it);
     tensor_release(in);
+}
+
+/* A global reduce's CTAs per output fill whole waves: 64 long rows on 528 slots (4 CTAs of 512
+ * an SM) take 8 CTAs each, one wave, where rounding 528 / 64 up gives 576 CTAs and a second
+ * wave of 48; a column count that divides the wave keeps it. */
+static void test_global_reduce_waves(void **state) {
+    (void)state;
+    const tensor_cuda_reduce_kind k4 = {4, 4, NULL, NULL};
+    const int64_t shapes[2][2] = {{64, 1 << 19}, {132, 1 << 19}};
+    const int64_t want[2] = {8, 4};
+    for (int i = 0; i < 2; i++) {
+        tensor_t *in;
+        int d1 = 1;
+        tensor_iter_t *it = seed_iter(2, shapes[i], &d1, 1, &in);
+        tensor_reduce_config c;
+        assert_int_equal(tensor_cuda_reduce_plan_config(it, &h100, k4, &c), TENSOR_OK);
+        assert_int_equal(c.num_threads, 512);
+        assert_int_equal(c.grid[0], shapes[i][0]);
+        assert_int_equal(c.grid[1], want[i]);
+        assert_true(c.grid[0] * c.grid[1] <= 132 * 4);
+        tensor_iter_free(it);
+        tensor_release(in);
+    }
 }
 
 /* The ops-level tensor_reduce_explain on a CPU tensor (no GPU needed): the iterator's plan,
@@ -209,6 +234,7 @@ static void test_ops_explain_cpu(void **state) {
 static const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_seed_printout),
     cmocka_unit_test(test_register_limited_residency),
+    cmocka_unit_test(test_global_reduce_waves),
     cmocka_unit_test(test_contract),
     cmocka_unit_test(test_ops_explain_cpu),
 };
