@@ -34,7 +34,8 @@
  * row of accumulators, with each output's arithmetic that of fold over its elements (the same
  * blocks, lanes and tree), so the bits do not depend on the layout; the loops run across
  * outputs, which the compiler vectorises for simple functors (partial results for up to 8 KB
- * of accumulators a row, 48 KB in all, live on the stack of the calling thread).
+ * of accumulators a row, 48 KB in all, 96 KB for 16-bit elements, in one heap block a call; a
+ * call of at most 64 columns, or one whose allocation fails, keeps them on the stack, a few KB).
  *
  * A reduction that needs the elements' indices (argmax-like) writes tensor_reduction_fns by
  * hand: fold receives the index of its first element (fold_columns that of its first row). */
@@ -42,6 +43,7 @@
 #define TENSOR_REDUCTION_KIT_H
 
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "tinytensor/ops/reduction.h"
@@ -246,8 +248,9 @@
  * The lanes go one after another: lane q's rows (q, q + LANES, ... of a block) fold into one
  * row of W accumulators, eight rows at a time (eight streams of whole row pieces in flight;
  * the folds stay in row order), and the finished lanes enter the tree in post-order, so only
- * the lane in progress and five pending subtrees are kept (6 x W accumulators, 48 or 96 KB of
- * stack; pieces half as long streamed markedly slower: docs/perf_log.md). Reading the rows in order
+ * the lane in progress and five pending subtrees are kept (6 x W accumulators, 48 or 96 KB,
+ * allocated once a call: a thread's stack may be far smaller; pieces half as long streamed
+ * markedly slower: docs/perf_log.md). Reading the rows in order
  * instead needs all 32 lanes at hand: with them in L1 the pieces of rows are too short to
  * stream, with full rows they no longer fit a cache. */
 #if defined(__GNUC__) && !defined(__clang__)
@@ -265,6 +268,13 @@
 #else
 #define TENSOR_KIT_INLINE_ inline
 #endif
+#if defined(__cplusplus)
+#define TENSOR_KIT_RESTRICT_ __restrict
+#else
+#define TENSOR_KIT_RESTRICT_ restrict
+#endif
+/* Columns a fold_columns call takes on the stack (6 rows of them; more go to a heap tile). */
+#define TENSOR_KIT_COLS_SMALL_ 64
 /* One row folded into a_ at column c_ (SRC(u, k): input k's element in row u). Written out
  * for each row rather than looped: GCC -O2 vectorises the column loop around explicit steps
  * only. */
@@ -327,8 +337,8 @@
 #define TENSOR_KIT_COLS_FN_(FN, ATTR, NIN, ELEM_T, ROWS, LD, VAL_T, ACC_T, IDENTITY, MAP, REDUCE, COMBINE)      \
     ATTR static TENSOR_KIT_INLINE_ void FN##_tile_(char *acc_, size_t acc_stride_, const char *const *rows_,    \
                                                    const int64_t *rs_, int64_t nrows_, int64_t first_,          \
-                                                   int64_t c0_, const int64_t w_) {                             \
-        ACC_T l_[TENSOR_KIT_COLS_W_(ACC_T, ELEM_T)], s_[5][TENSOR_KIT_COLS_W_(ACC_T, ELEM_T)];                \
+                                                   int64_t c0_, const int64_t w_, ACC_T *TENSOR_KIT_RESTRICT_ l_, \
+                                                   ACC_T *TENSOR_KIT_RESTRICT_ sub_, const int64_t tw_) {         \
         const ELEM_T *p_[8][(NIN) > 0 ? (NIN) : 1];                                                             \
         VAL_T x_[(NIN) > 0 ? (NIN) : 1];                                                                        \
         int64_t r_ = 0, m_ = (TENSOR_REDUCTION_BLOCK - first_ % TENSOR_REDUCTION_BLOCK) % TENSOR_REDUCTION_BLOCK; \
@@ -378,9 +388,9 @@
                      * of q's low one bits; s_[b] holds the pending left subtree of 2^b lanes */                \
                     int b_ = 0;                                                                                 \
                     for (; (q_ >> b_) & 1; b_++)                                                                \
-                        for (int64_t c_ = 0; c_ < w_; c_++) l_[c_] = COMBINE(s_[b_][c_], l_[c_]);               \
+                        for (int64_t c_ = 0; c_ < w_; c_++) l_[c_] = COMBINE(sub_[b_ * tw_ + c_], l_[c_]);      \
                     if (q_ < TENSOR_REDUCTION_KIT_LANES - 1)                                                    \
-                        for (int64_t c_ = 0; c_ < w_; c_++) s_[b_][c_] = l_[c_];                                \
+                        for (int64_t c_ = 0; c_ < w_; c_++) sub_[b_ * tw_ + c_] = l_[c_];                       \
                 }                                                                                               \
                 for (int64_t c_ = 0; c_ < w_; c_++) {                                                           \
                     ACC_T a_;                                                                                   \
@@ -396,9 +406,23 @@
     ATTR static void FN(char *acc_, size_t acc_stride_, const char *const *rows_, const int64_t *rs_,           \
                         int64_t nrows_, int64_t n_, int64_t first_) {                                           \
         const int64_t w_ = (int64_t)TENSOR_KIT_COLS_W_(ACC_T, ELEM_T);                                         \
+        /* The tile's 6 rows of accumulators: on the stack for a few columns, else on the heap (48 or \
+         * 96 KB would not fit a small thread stack); without memory, narrow tiles on the stack. */  \
+        ACC_T small_[6 * TENSOR_KIT_COLS_SMALL_];                                                               \
+        ACC_T *buf_ = n_ > TENSOR_KIT_COLS_SMALL_ ? (ACC_T *)malloc(6 * (size_t)w_ * sizeof(ACC_T)) : NULL;     \
         int64_t c0_ = 0;                                                                                        \
-        for (; c0_ + w_ <= n_; c0_ += w_) FN##_tile_(acc_, acc_stride_, rows_, rs_, nrows_, first_, c0_, w_);   \
-        if (c0_ < n_) FN##_tile_(acc_, acc_stride_, rows_, rs_, nrows_, first_, c0_, n_ - c0_);                 \
+        if (buf_ != NULL) {                                                                                     \
+            for (; c0_ + w_ <= n_; c0_ += w_)                                                                   \
+                FN##_tile_(acc_, acc_stride_, rows_, rs_, nrows_, first_, c0_, w_, buf_, buf_ + w_, w_);        \
+            if (c0_ < n_)                                                                                       \
+                FN##_tile_(acc_, acc_stride_, rows_, rs_, nrows_, first_, c0_, n_ - c0_, buf_, buf_ + w_, w_);  \
+            free(buf_);                                                                                         \
+            return;                                                                                             \
+        }                                                                                                       \
+        const int64_t sw_ = TENSOR_KIT_COLS_SMALL_;                                                             \
+        for (; c0_ < n_; c0_ += sw_)                                                                            \
+            FN##_tile_(acc_, acc_stride_, rows_, rs_, nrows_, first_, c0_, n_ - c0_ < sw_ ? n_ - c0_ : sw_,     \
+                       small_, small_ + sw_, sw_);                                                              \
     }
 
 /* One copy of the loops (SFX: _base_ or _avx2_, ATTR its target; F16C: 1 where ATTR or the

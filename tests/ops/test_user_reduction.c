@@ -3,6 +3,7 @@
  * thread-count independence, the kit's paths against each other (fold, fold_stored,
  * fold_columns, F16C), tensor_vecdot, and every error path of the registry. */
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -382,6 +383,48 @@ static tensor_t *rand_dt(int ndim, const int64_t *shape, uint64_t seed, tensor_d
         return i;
     }
     return rand_cpu(ndim, shape, seed, dt);
+}
+
+/* fold_columns keeps its accumulators (96 KB for 16-bit elements into float) off the calling
+ * thread's stack: a thread with a 96 KB stack reduces dim 0 of 5000 bfloat16 columns, and
+ * gets the bits the main thread gets. */
+typedef struct {
+    const tensor_t *x;
+    tensor_reduction *r;
+    tensor_t *y;
+} small_stack_job;
+static void *small_stack_main(void *p) {
+    small_stack_job *j = p;
+    const tensor_t *in[1] = {j->x};
+    j->y = tensor_reduce(j->r, in, 1, (const int[]){0}, 1, false, TENSOR_DTYPE_DEFAULT);
+    return NULL;
+}
+static void test_kit_columns_small_stack(void **state) {
+    (void)state;
+    const int saved = tensor_get_num_threads();
+    tensor_set_num_threads(1);
+    tensor_t *x = rand_dt(2, (int64_t[]){64, 5000}, 91, TENSOR_BFLOAT16);
+    tensor_reduction_def d = def1("test_small_stack", sum_f32, TENSOR_REDUCTION_DTYPE_SUM);
+    tensor_reduction *r = tensor_reduction_register(&d);
+    assert_non_null(r);
+    small_stack_job job = {x, r, NULL};
+    pthread_attr_t attr;
+    assert_int_equal(pthread_attr_init(&attr), 0);
+    assert_int_equal(pthread_attr_setstacksize(&attr, 96 * 1024), 0);
+    pthread_t th;
+    assert_int_equal(pthread_create(&th, &attr, small_stack_main, &job), 0);
+    assert_int_equal(pthread_join(th, NULL), 0);
+    pthread_attr_destroy(&attr);
+    if (job.y == NULL) fail_msg("%s", tensor_last_error());
+    const tensor_t *in[1] = {x};
+    tensor_t *ref = tensor_reduce(r, in, 1, (const int[]){0}, 1, false, TENSOR_DTYPE_DEFAULT);
+    assert_non_null(ref);
+    expect_same_bits(job.y, ref, "bfloat16 dim 0 on a 96 KB thread");
+    tensor_release(ref);
+    tensor_release(job.y);
+    assert_int_equal(tensor_reduction_release(r), TENSOR_OK);
+    tensor_release(x);
+    tensor_set_num_threads(saved);
 }
 
 static void test_kit_columns_agree(void **state) {
@@ -790,6 +833,7 @@ static const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_struct_accumulator_and_threads),
     cmocka_unit_test(test_kit_paths_agree),
     cmocka_unit_test(test_kit_columns_agree),
+    cmocka_unit_test(test_kit_columns_small_stack),
     cmocka_unit_test(test_kit_columns_struct_acc),
     cmocka_unit_test(test_kit_f16c_agrees),
     cmocka_unit_test(test_empty_gives_identity),
