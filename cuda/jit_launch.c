@@ -107,7 +107,7 @@ typedef struct jit_entry {
     cu_function fn[TT_JIT_KERNELS];
     /* Asked of the driver once per entry, then read without the lock (relaxed atomics): */
     int smem_opted; /* dynamic shared memory opted in beyond the default (bytes) */
-    int resident[11]; /* CTAs per SM at 1 << i threads; 0: not asked yet, -1: unknown */
+    int resident[TENSOR_REDUCE_RESIDENT_SLOTS]; /* CTAs per SM at 1 << i threads; 0: not asked yet, -1: unknown */
 } jit_entry;
 static jit_entry *entries;
 static pthread_mutex_t entries_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -302,9 +302,8 @@ static int jit_resident_blocks(const void *ctx, int ovs, int threads, size_t sme
     rc->asked = 1;
     rc->set = set;
     rc->k = k;
-    int i = 0;
-    while (i < 11 && (1 << i) < threads) i++;
-    int *slot = i < 11 && (1 << i) == threads ? &set->resident[i] : NULL;
+    const int i = tensor_reduce_resident_slot(threads);
+    int *slot = i >= 0 ? &set->resident[i] : NULL;
     int n = slot != NULL ? __atomic_load_n(slot, __ATOMIC_RELAXED) : 0;
     if (n == 0) {
         if (cu.occupancy == NULL || smem > 48 * 1024 || cu.occupancy(&n, set->fn[k], threads, smem) != 0 || n <= 0)

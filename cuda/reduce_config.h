@@ -125,6 +125,16 @@ bool tensor_reduce_config_global_reduce(const tensor_reduce_config *c);
 #define TENSOR_REDUCE_EVICT_FIRST_MAX_BYTES ((int64_t)256 << 20)
 #define TENSOR_REDUCE_EVICT_LAST_MAX_BYTES ((int64_t)8 << 20)
 
+/* Per-kernel caches of the occupancy calculator's answer (the built-ins' and the JIT's) keep a
+ * slot per power-of-two block size, 1 to 1024 threads; other sizes are asked every time. */
+#define TENSOR_REDUCE_RESIDENT_SLOTS 11
+/* The slot of a block of `threads` threads, or -1 when it has none. */
+static inline int tensor_reduce_resident_slot(int threads) {
+    for (int i = 0; i < TENSOR_REDUCE_RESIDENT_SLOTS; i++)
+        if ((1 << i) == threads) return i;
+    return -1;
+}
+
 /* The cache hints of a kernel of several inputs (bit q: input q), when the inputs' bytes add up
  * to at most TENSOR_REDUCE_EVICT_FIRST_MAX_BYTES (else both 0, as for one input): evict_first
  * for an input each of whose elements is read once; evict_last for an input read again (a

@@ -49,18 +49,15 @@ typedef tensor_status (*instance_fn)(tensor_iter_t *iter, Act &a);
 // the occupancy calculator once (the first device's answer: every kernel is built for one
 // architecture).
 template <class O, int OVS> int resident_of(int threads, size_t smem) {
-    constexpr int slots = 11; // threads 1 << i for i < slots (1 to 1024)
-    static std::atomic<int> cache[slots]; // 0: not asked yet, -1: unknown
-    int i = 0;
-    while (i < slots && (1 << i) < threads) i++;
-    if (i == slots || (1 << i) != threads) i = slots; // not a power of two: ask every time
-    int n = i < slots ? cache[i].load(std::memory_order_relaxed) : 0;
+    static std::atomic<int> cache[TENSOR_REDUCE_RESIDENT_SLOTS]; // 0: not asked yet, -1: unknown
+    const int i = tensor_reduce_resident_slot(threads);
+    int n = i >= 0 ? cache[i].load(std::memory_order_relaxed) : 0;
     if (n == 0) {
         if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, reduce_kernel<O, OVS>, threads, smem) != cudaSuccess) {
             (void)cudaGetLastError();
             n = -1;
         }
-        if (i < slots) cache[i].store(n, std::memory_order_relaxed);
+        if (i >= 0) cache[i].store(n, std::memory_order_relaxed);
     }
     return n > 0 ? n : 0;
 }

@@ -605,6 +605,14 @@ static uint32_t evict_mask(int64_t rows, int64_t cols, int nb, const int64_t *bs
     return m;
 }
 
+/* The residency caches' slots: one per power-of-two block size from 1 to 1024 threads. */
+static void test_resident_slot(void **state) {
+    (void)state;
+    for (int i = 0; i < TENSOR_REDUCE_RESIDENT_SLOTS; i++) assert_int_equal(tensor_reduce_resident_slot(1 << i), i);
+    const int none[] = {0, -1, 3, 96, 384, 1023, 1025, 2048, 1 << 30};
+    for (size_t k = 0; k < sizeof none / sizeof none[0]; k++) assert_int_equal(tensor_reduce_resident_slot(none[k]), -1);
+}
+
 /* Cache hints of a several-input kernel whose call is small enough
  * (TENSOR_REDUCE_EVICT_FIRST_MAX_BYTES): evict-first for each input read once, evict-last for a
  * small input read again (broadcast); none for a larger call or one input. */
@@ -629,6 +637,7 @@ static void test_evict_first(void **state) {
 }
 
 static const struct CMUnitTest tests[] = {
+    cmocka_unit_test(test_resident_slot),
     cmocka_unit_test(test_evict_first),
     cmocka_unit_test(test_two_inputs_rows),
     cmocka_unit_test(test_seed_16x128x64x128_dim1),
