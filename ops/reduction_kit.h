@@ -410,19 +410,17 @@
          * 96 KB would not fit a small thread stack); without memory, narrow tiles on the stack. */  \
         ACC_T small_[6 * TENSOR_KIT_COLS_SMALL_];                                                               \
         ACC_T *buf_ = n_ > TENSOR_KIT_COLS_SMALL_ ? (ACC_T *)malloc(6 * (size_t)w_ * sizeof(ACC_T)) : NULL;     \
+        ACC_T *const t_ = buf_ != NULL ? buf_ : small_;                                                         \
+        const int64_t tw_ = buf_ != NULL ? w_ : TENSOR_KIT_COLS_SMALL_;                                         \
         int64_t c0_ = 0;                                                                                        \
-        if (buf_ != NULL) {                                                                                     \
+        /* two copies of the tile's loops: whole tiles of the constant width, and the rest */      \
+        if (buf_ != NULL)                                                                                       \
             for (; c0_ + w_ <= n_; c0_ += w_)                                                                   \
                 FN##_tile_(acc_, acc_stride_, rows_, rs_, nrows_, first_, c0_, w_, buf_, buf_ + w_, w_);        \
-            if (c0_ < n_)                                                                                       \
-                FN##_tile_(acc_, acc_stride_, rows_, rs_, nrows_, first_, c0_, n_ - c0_, buf_, buf_ + w_, w_);  \
-            free(buf_);                                                                                         \
-            return;                                                                                             \
-        }                                                                                                       \
-        const int64_t sw_ = TENSOR_KIT_COLS_SMALL_;                                                             \
-        for (; c0_ < n_; c0_ += sw_)                                                                            \
-            FN##_tile_(acc_, acc_stride_, rows_, rs_, nrows_, first_, c0_, n_ - c0_ < sw_ ? n_ - c0_ : sw_,     \
-                       small_, small_ + sw_, sw_);                                                              \
+        for (; c0_ < n_; c0_ += tw_)                                                                            \
+            FN##_tile_(acc_, acc_stride_, rows_, rs_, nrows_, first_, c0_, n_ - c0_ < tw_ ? n_ - c0_ : tw_,     \
+                       t_, t_ + tw_, tw_);                                                                      \
+        free(buf_);                                                                                             \
     }
 
 /* One copy of the loops (SFX: _base_ or _avx2_, ATTR its target; F16C: 1 where ATTR or the
