@@ -273,6 +273,11 @@
 #else
 #define TENSOR_KIT_RESTRICT_ restrict
 #endif
+#if defined(__cplusplus)
+#define TENSOR_KIT_ALIGNOF_(T) alignof(T)
+#else
+#define TENSOR_KIT_ALIGNOF_(T) _Alignof(T)
+#endif
 /* Columns a fold_columns call takes on the stack (6 rows of them; more go to a heap tile). */
 #define TENSOR_KIT_COLS_SMALL_ 64
 /* One row folded into a_ at column c_ (SRC(u, k): input k's element in row u). Written out
@@ -385,7 +390,7 @@
                         ROWS(1, NIN, VAL_T, ACC_T, LD, MAP, REDUCE)                                             \
                     }                                                                                           \
                     /* the tree (TENSOR_KIT_BLOCK_FN_'s pairs) in post-order: lane q closes the subtrees \
-                     * of q's low one bits; s_[b] holds the pending left subtree of 2^b lanes */                \
+                     * of q's low one bits; sub_ row b holds the pending left subtree of 2^b lanes */          \
                     int b_ = 0;                                                                                 \
                     for (; (q_ >> b_) & 1; b_++)                                                                \
                         for (int64_t c_ = 0; c_ < w_; c_++) l_[c_] = COMBINE(sub_[b_ * tw_ + c_], l_[c_]);      \
@@ -409,7 +414,9 @@
         /* The tile's 6 rows of accumulators: on the stack for a few columns, else on the heap (48 or \
          * 96 KB would not fit a small thread stack); without memory, narrow tiles on the stack. */  \
         ACC_T small_[6 * TENSOR_KIT_COLS_SMALL_];                                                               \
-        ACC_T *buf_ = n_ > TENSOR_KIT_COLS_SMALL_ ? (ACC_T *)malloc(6 * (size_t)w_ * sizeof(ACC_T)) : NULL;     \
+        const size_t al_ = TENSOR_KIT_ALIGNOF_(ACC_T); /* malloc's alignment may be less than ACC_T's */      \
+        void *raw_ = n_ > TENSOR_KIT_COLS_SMALL_ ? malloc(6 * (size_t)w_ * sizeof(ACC_T) + al_ - 1) : NULL;     \
+        ACC_T *buf_ = raw_ != NULL ? (ACC_T *)(void *)(((uintptr_t)raw_ + al_ - 1) & ~(uintptr_t)(al_ - 1)) : NULL; \
         ACC_T *const t_ = buf_ != NULL ? buf_ : small_;                                                         \
         const int64_t tw_ = buf_ != NULL ? w_ : TENSOR_KIT_COLS_SMALL_;                                         \
         int64_t c0_ = 0;                                                                                        \
@@ -420,7 +427,7 @@
         for (; c0_ < n_; c0_ += tw_)                                                                            \
             FN##_tile_(acc_, acc_stride_, rows_, rs_, nrows_, first_, c0_, n_ - c0_ < tw_ ? n_ - c0_ : tw_,     \
                        t_, t_ + tw_, tw_);                                                                      \
-        free(buf_);                                                                                             \
+        free(raw_);                                                                                             \
     }
 
 /* One copy of the loops (SFX: _base_ or _avx2_, ATTR its target; F16C: 1 where ATTR or the
