@@ -35,7 +35,7 @@
  * blocks, lanes and tree), so the bits do not depend on the layout; the loops run across
  * outputs, which the compiler vectorises for simple functors (partial results for up to 8 KB
  * of accumulators a row, 48 KB in all, 96 KB for 16-bit elements, in one heap block a call; a
- * call of at most 64 columns, or one whose allocation fails, keeps them on the stack, a few KB).
+ * call whose tile fits 8 KB, or whose allocation fails, keeps it on the stack).
  *
  * A reduction that needs the elements' indices (argmax-like) writes tensor_reduction_fns by
  * hand: fold receives the index of its first element (fold_columns that of its first row). */
@@ -278,8 +278,8 @@
 #else
 #define TENSOR_KIT_ALIGNOF_(T) _Alignof(T)
 #endif
-/* Columns a fold_columns call takes on the stack (6 rows of them; more go to a heap tile). */
-#define TENSOR_KIT_COLS_SMALL_ 64
+/* Bytes of accumulators a fold_columns call keeps on its stack; a larger tile is a heap block. */
+#define TENSOR_KIT_COLS_STACK_ 8192
 /* One row folded into a_ at column c_ (SRC(u, k): input k's element in row u). Written out
  * for each row rather than looped: GCC -O2 vectorises the column loop around explicit steps
  * only. */
@@ -411,19 +411,25 @@
     ATTR static void FN(char *acc_, size_t acc_stride_, const char *const *rows_, const int64_t *rs_,           \
                         int64_t nrows_, int64_t n_, int64_t first_) {                                           \
         const int64_t w_ = (int64_t)TENSOR_KIT_COLS_W_(ACC_T, ELEM_T);                                         \
-        /* The tile's 6 rows of accumulators: on the stack for a few columns, else on the heap (48 or \
-         * 96 KB would not fit a small thread stack); without memory, narrow tiles on the stack. */  \
-        ACC_T small_[6 * TENSOR_KIT_COLS_SMALL_];                                                               \
+        /* The tile's accumulators: the row in progress, and 5 pending subtrees unless every block \
+         * is short (fewer than 2 x LANES rows: folded in order into the one row), for at most W  \
+         * columns. In TENSOR_KIT_COLS_STACK_ bytes of stack when they fit (staged pieces, rows \
+         * of a kept dim 0), else one heap block a call (48 or 96 KB would not fit a small    \
+         * thread stack); without memory, narrower tiles on the stack. */                      \
+        const int64_t nrow_ = nrows_ < 2 * TENSOR_REDUCTION_KIT_LANES ? 1 : 6;                                  \
+        const int64_t cw_ = n_ < w_ ? n_ : w_;                                                                  \
+        ACC_T small_[TENSOR_KIT_COLS_STACK_ / sizeof(ACC_T) > 6 ? TENSOR_KIT_COLS_STACK_ / sizeof(ACC_T) : 6];  \
+        const int64_t cap_ = (int64_t)(sizeof small_ / sizeof(ACC_T)) / nrow_; /* columns small_ holds */     \
         const size_t al_ = TENSOR_KIT_ALIGNOF_(ACC_T); /* malloc's alignment may be less than ACC_T's */      \
-        void *raw_ = n_ > TENSOR_KIT_COLS_SMALL_ ? malloc(6 * (size_t)w_ * sizeof(ACC_T) + al_ - 1) : NULL;     \
+        void *raw_ = cw_ > cap_ ? malloc((size_t)(nrow_ * cw_) * sizeof(ACC_T) + al_ - 1) : NULL;               \
         ACC_T *buf_ = raw_ != NULL ? (ACC_T *)(void *)(((uintptr_t)raw_ + al_ - 1) & ~(uintptr_t)(al_ - 1)) : NULL; \
         ACC_T *const t_ = buf_ != NULL ? buf_ : small_;                                                         \
-        const int64_t tw_ = buf_ != NULL ? w_ : TENSOR_KIT_COLS_SMALL_;                                         \
+        const int64_t tw_ = buf_ != NULL || cw_ <= cap_ ? cw_ : cap_;                                           \
         int64_t c0_ = 0;                                                                                        \
         /* two copies of the tile's loops: whole tiles of the constant width, and the rest */      \
-        if (buf_ != NULL)                                                                                       \
+        if (tw_ == w_)                                                                                          \
             for (; c0_ + w_ <= n_; c0_ += w_)                                                                   \
-                FN##_tile_(acc_, acc_stride_, rows_, rs_, nrows_, first_, c0_, w_, buf_, buf_ + w_, w_);        \
+                FN##_tile_(acc_, acc_stride_, rows_, rs_, nrows_, first_, c0_, w_, t_, t_ + w_, w_);            \
         for (; c0_ < n_; c0_ += tw_)                                                                            \
             FN##_tile_(acc_, acc_stride_, rows_, rs_, nrows_, first_, c0_, n_ - c0_ < tw_ ? n_ - c0_ : tw_,     \
                        t_, t_ + tw_, tw_);                                                                      \

@@ -491,6 +491,12 @@ static void test_kit_columns_agree(void **state) {
         expect_columns_agree(d, v, be, (const int[]){0}, 1, what);
         tensor_release(be);
         tensor_release(b2);
+        /* few rows (every block short: the tile is one row of accumulators) and more columns
+         * than a tile takes */
+        tensor_t *xf = rand_dt(2, (int64_t[]){40, 5000}, 75 + (uint64_t)t, dt);
+        snprintf(what, sizeof what, "%s [40, 5000] dim 0", tensor_dtype_name(dt));
+        expect_columns_agree(d, v, xf, (const int[]){0}, 1, what);
+        tensor_release(xf);
         /* a size-1 reduced dim: dim 0 of the blocks is kept, one element per accumulator */
         tensor_t *x1 = rand_dt(3, (int64_t[]){64, 1, 48}, 81 + (uint64_t)t, dt);
         snprintf(what, sizeof what, "%s [64, 1, 48] dim 1", tensor_dtype_name(dt));
