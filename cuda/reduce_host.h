@@ -43,8 +43,8 @@ typedef struct tensor_cuda_reduce_plan {
     uint32_t num_inputs;      /* cfg.num_inputs, as the kernel's 32-bit type */
     uint32_t num_outputs;
     const char *src[TENSOR_CUDA_REDUCE_MAX_INPUTS];
-    /* Kernels of several inputs: bit q loads input q evict-first (L1 and L2), or evict-last
-     * (L2) (tensor_reduce_config_cache_hints). */
+    /* Kernels of several inputs: bit q loads input q with an evict-first, or an evict-last,
+     * L2 policy, and evict-first in L1 either way (tensor_reduce_config_cache_hints). */
     uint32_t evict_first;
     uint32_t evict_last;
     char *dst;
