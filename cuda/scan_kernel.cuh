@@ -312,12 +312,13 @@ __device__ __forceinline__ bool aligned(const void *p, int bytes) {
 #ifndef TT_SCAN_MIN_BLOCKS /* overridable for tuning probes (bench/cuda/probes/scan_probe.cu) */
 #define TT_SCAN_MIN_BLOCKS(acc_size) ((acc_size) <= 4 ? 4 : 1)
 #endif
-// Each block prefetches into L2 the input of the tile this many tiles ahead on its line, the
-// one a block will claim a few hundred nanoseconds later: its loads then find their data on
-// the way, and DRAM keeps reading while blocks scan, look back and store (distances tried:
+// Each block prefetches into L2 the input of the tile this many tiles ahead on its line, one
+// a block will claim a few microseconds later: its loads then find their data on the way, and
+// DRAM keeps reading while blocks scan, look back and store. The tiles' stores stream
+// (store_streaming), so prefetched lines stay in L2 that long (distances tried:
 // docs/perf_log.md). 0: none.
 #ifndef TT_SCAN_PREFETCH_TILES /* overridable for tuning probes */
-#define TT_SCAN_PREFETCH_TILES 32
+#define TT_SCAN_PREFETCH_TILES 96
 #endif
 #ifndef TT_SCAN_P_PACKED /* look-back reads per lane for packed records; overridable likewise */
 #define TT_SCAN_P_PACKED 4
@@ -346,6 +347,20 @@ template <class Op> struct Items<Op, std::void_t<typename Op::item_t>> {
     static __device__ __forceinline__ typename Op::acc_t widen(const Op &op, I x) { return op.widen(x); }
 };
 template <class Op> constexpr size_t item_size() { return sizeof(typename Items<Op>::I); }
+
+// A 16-byte store of the contiguous kernel's tile, streaming (st.global.cs): the lines are
+// written back and evicted first, so a long scan's output does not hold L2 lines the input
+// prefetch and the look-back records need; other sizes store plainly.
+template <class P> __device__ __forceinline__ void store_streaming(P *ptr, const P &v) {
+    if constexpr (sizeof(P) == 16) {
+        uint4 w;
+        memcpy(&w, &v, 16);
+        asm volatile("st.global.cs.v4.u32 [%0], {%1, %2, %3, %4};" ::"l"(ptr), "r"(w.x), "r"(w.y), "r"(w.z), "r"(w.w)
+                     : "memory");
+    } else {
+        *ptr = v;
+    }
+}
 
 template <class Op, typename InS, typename OutS>
 __global__ void __launch_bounds__(TT_SCAN_BLOCK, TT_SCAN_MIN_BLOCKS(item_size<Op>())) scan_contig_kernel(ScanArgs a, Op op, LookBackOf<Op> st) {
@@ -476,12 +491,12 @@ __global__ void __launch_bounds__(TT_SCAN_BLOCK, TT_SCAN_MIN_BLOCKS(item_size<Op
                 int64_t ib[VEC];
 #pragma unroll
                 for (int v = 0; v < VEC; v++) op.store(r[v], &q.v[v], &ib[v]);
-                *reinterpret_cast<Pack<OutS, VEC> *>(out + e) = q;
+                store_streaming(reinterpret_cast<Pack<OutS, VEC> *>(out + e), q);
                 if constexpr (Op::has_index) {
                     if constexpr (VEC >= 2) {
 #pragma unroll
                         for (int v = 0; v < VEC; v += 2)
-                            *reinterpret_cast<Pack<int64_t, 2> *>(idx + e + v) = Pack<int64_t, 2>{{ib[v], ib[v + 1]}};
+                            store_streaming(reinterpret_cast<Pack<int64_t, 2> *>(idx + e + v), Pack<int64_t, 2>{{ib[v], ib[v + 1]}});
                     } else {
                         idx[e] = ib[0];
                     }

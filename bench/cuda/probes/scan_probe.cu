@@ -129,15 +129,22 @@ tensor_status tensor_last_status(void) { return TENSOR_ERR_CUDA; }
 tensor_status tensor_cuda_error(cudaError_t e, const char *func) {
     return e == cudaSuccess ? TENSOR_OK : tensor_error(TENSOR_ERR_CUDA, "%s: %s", func, cudaGetErrorString(e));
 }
+// One state block kept for the probe's life, as the library's caching allocator keeps it, so
+// the timed calls hold no cudaMalloc (the calls run in order on one stream).
 tensor_status tensor_cuda_alloc(int, size_t n, void **p, void **h, const char *) {
-    *h = nullptr;
-    if (cudaMalloc(p, n) != cudaSuccess) return TENSOR_ERR_OUT_OF_MEMORY;
-    *h = *p;
+    static void *block = nullptr;
+    static size_t have = 0;
+    if (n > have) {
+        cudaDeviceSynchronize();
+        cudaFree(block);
+        block = nullptr;
+        have = 0;
+        if (cudaMalloc(&block, n) != cudaSuccess) return TENSOR_ERR_OUT_OF_MEMORY;
+        have = n;
+    }
+    *p = *h = block;
     return TENSOR_OK;
 }
-void tensor_cuda_free(void *h) {
-    cudaDeviceSynchronize(); // the probe frees after the launch; wait so the state is not reused early
-    cudaFree(h);
-}
+void tensor_cuda_free(void *) {}
 const char *tensor_dtype_name(tensor_dtype) { return "?"; }
 }
