@@ -355,8 +355,7 @@ template <class P> __device__ __forceinline__ void store_streaming(P *ptr, const
     if constexpr (sizeof(P) == 16) {
         uint4 w;
         memcpy(&w, &v, 16);
-        asm volatile("st.global.cs.v4.u32 [%0], {%1, %2, %3, %4};" ::"l"(ptr), "r"(w.x), "r"(w.y), "r"(w.z), "r"(w.w)
-                     : "memory");
+        __stcs(reinterpret_cast<uint4 *>(ptr), w);
     } else {
         *ptr = v;
     }
