@@ -270,12 +270,9 @@
 #endif
 #if defined(__cplusplus)
 #define TENSOR_KIT_RESTRICT_ __restrict
-#else
-#define TENSOR_KIT_RESTRICT_ restrict
-#endif
-#if defined(__cplusplus)
 #define TENSOR_KIT_ALIGNOF_(T) alignof(T)
 #else
+#define TENSOR_KIT_RESTRICT_ restrict
 #define TENSOR_KIT_ALIGNOF_(T) _Alignof(T)
 #endif
 /* Bytes of accumulators a fold_columns call keeps on its stack; a larger tile is a heap block. */
