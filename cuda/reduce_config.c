@@ -327,6 +327,28 @@ static void plan_general(const tensor_iter_t *iter, const tensor_cuda_props *pro
     *out = c;
 }
 
+/* Rows of several inputs where each CTA is one row (lanes and warps split it, one CTA per
+ * output): the kernel's dense-rows path, which skips the general index set-up and folds the
+ * block with shuffles first. A CTA's life there is its start, its rounds of loads (a memory
+ * latency each) and its block fold; rows longer than one round of 256 threads get 512, so that
+ * a row of a few thousand elements is one round (docs/perf_log.md). */
+static void plan_dense_rows(const tensor_iter_t *iter, const tensor_reduce_kernel_traits *tr, tensor_reduce_config *c) {
+    const int nin = tensor_iter_ninputs(iter);
+    if (nin < 2 || !c->reduce_fastest || !c->vectorize_input || c->output_vec_size != 1 || c->ctas_per_output != 1 ||
+        c->block_width != 32 || c->input_mult[TENSOR_REDUCE_BLOCK_X] != 1 ||
+        c->input_mult[TENSOR_REDUCE_BLOCK_Y] != c->block_width || c->output_mult[TENSOR_REDUCE_BLOCK_X] != 0 ||
+        c->output_mult[TENSOR_REDUCE_BLOCK_Y] != 0)
+        return;
+    const int64_t vectors = c->num_inputs / c->input_vec_size;
+    if (vectors > (int64_t)256 * TENSOR_REDUCE_ROW_UNROLL(nin) && tr->max_threads >= 512 && c->num_threads < 512) {
+        c->block_height = 512 / c->block_width;
+        c->num_threads = 512;
+        c->step_input = 512;
+        c->values_per_thread = values_per_thread(c);
+    }
+    c->dense_rows = true;
+}
+
 tensor_status tensor_reduce_config_make(const tensor_iter_t *iter, const tensor_cuda_props *props,
                                         const tensor_reduce_kernel_traits *tr, tensor_reduce_config *out) {
     const char *func = "tensor_reduce_config_make";
@@ -375,6 +397,7 @@ tensor_status tensor_reduce_config_make(const tensor_iter_t *iter, const tensor_
         c = init;
         plan_general(iter, props, tr, true, &c);
     }
+    plan_dense_rows(iter, tr, &c);
 
     bool x_reduce = tensor_reduce_config_block_x_reduce(&c);
     if (tensor_reduce_config_block_y_reduce(&c) || (x_reduce && c.block_width > props->warp_size))
@@ -426,6 +449,7 @@ int64_t tensor_reduce_config_format(const tensor_reduce_config *c, char *buf, si
                      (long long)c->step_output, c->vectorize_input ? "yes" : "no", c->input_vec_size,
                      c->output_vec_size, c->vt0, (long long)c->values_per_thread, (long long)c->ctas_per_output,
                      (long long)c->shared_memory_bytes, (long long)c->staging_bytes, (long long)c->semaphore_bytes,
-                     c->short_tile ? ", short-rows kernel (tile)" : c->short_rows ? ", short-rows kernel" : "");
+                     c->short_tile ? ", short-rows kernel (tile)" : c->short_rows ? ", short-rows kernel"
+                     : c->dense_rows ? ", dense rows" : "");
     return n;
 }

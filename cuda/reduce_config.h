@@ -62,6 +62,11 @@ typedef struct tensor_reduce_kernel_traits {
 #define TENSOR_REDUCE_MAX_OUTPUT_VEC 4
 /* Independent loads a thread of the general kernel issues before its first add (Reducer::VT0). */
 #define TENSOR_REDUCE_VT0 4
+/* Vectors of each input a thread loads per round along a contiguous row (the kernel's unroll):
+ * several inputs keep four per input in flight (their kernels have 64 registers), one input two
+ * (under the 32-register cap). The planner sizes multi-input row CTAs so that a row takes one
+ * round per thread where it can. */
+#define TENSOR_REDUCE_ROW_UNROLL(nin) ((nin) > 1 ? 4 : 2)
 /* Warps split a short reduced dim (reduce_config.c, split_height) from this many input elements. */
 #define TENSOR_REDUCE_SPLIT_MIN_ELEMS ((int64_t)1 << 20)
 #define TENSOR_REDUCE_SHORT_ROWS_FOR(vec) ((32 / (vec)) > 8 ? 8 : (32 / (vec)) < 2 ? 2 : (32 / (vec)))
@@ -105,6 +110,11 @@ typedef struct tensor_reduce_config {
      * float32): each CTA copies step_output consecutive rows into shared memory with 16-byte
      * loads, then each thread folds whole rows from there; block {1, 256}. */
     bool short_tile;
+    /* Dense-rows path of the general kernel (several inputs): each CTA folds one whole row, its
+     * lanes and warps striding over the row in vectors, then one shuffle tree per warp and one
+     * over the warps. Set on the general plan of such rows; a row longer than one round of
+     * loads for 256 threads (TENSOR_REDUCE_ROW_UNROLL vectors of each input per thread) gets 512. */
+    bool dense_rows;
 } tensor_reduce_config;
 
 #define TENSOR_REDUCE_TILE_MAX_ROW_BYTES 64

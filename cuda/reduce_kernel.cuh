@@ -186,14 +186,17 @@ __device__ __forceinline__ void shared_store(T *base, unsigned i, const T &v) {
 }
 
 // A 64-bit L2 cache policy for the whole access: evict-first, evict-last or evict-normal.
+// All three are made and one selected, without a branch: the selection is on plan words, and
+// a branch on each of them was a chain of dependent parameter loads before the first load of
+// every CTA (the CTA's start is latency no other work hides on short rows).
 __device__ __forceinline__ uint64_t l2_policy(bool evict_first, bool evict_last) {
-    uint64_t pol = 0;
+    uint64_t first = 0, last = 0, normal = 0;
 #if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 800
-    if (evict_first) asm("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;" : "=l"(pol));
-    else if (evict_last) asm("createpolicy.fractional.L2::evict_last.b64 %0, 1.0;" : "=l"(pol));
-    else asm("createpolicy.fractional.L2::evict_normal.b64 %0, 1.0;" : "=l"(pol));
+    asm("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;" : "=l"(first));
+    asm("createpolicy.fractional.L2::evict_last.b64 %0, 1.0;" : "=l"(last));
+    asm("createpolicy.fractional.L2::evict_normal.b64 %0, 1.0;" : "=l"(normal));
 #endif
-    return pol;
+    return evict_first ? first : evict_last ? last : normal;
 }
 // *ptr (a V of 16, 8, 4 or 2 bytes, aligned to its size) read evict-first in L1 and with L2
 // policy pol; other sizes, and architectures before sm_80, read plainly.
@@ -457,7 +460,7 @@ struct Reducer {
         // kernels have 64 registers): with two, rows of a few thousand elements took two
         // dependent round trips to memory per thread, and a fused sum(a * b) trailed
         // torch.compile's on [1000, 8192] (docs/perf_log.md).
-        constexpr int U = NIN > 1 ? 4 : 2;
+        constexpr int U = TENSOR_REDUCE_ROW_UNROLL(NIN);
         for (const uint32_t bound = run_bound(nvec, (uint64_t)(U - 1) * step); idx < bound; idx += U * step) {
             V v[U][NIN];
 #pragma unroll
@@ -869,7 +872,44 @@ struct Reducer {
         }
     }
 
+    // ---- dense rows (cfg.dense_rows; several inputs, OVS 1): CTA b folds row b ----
+    // The general path's thread fold (1a) with the row's bases found directly, then a shuffle
+    // tree in each warp and one over the warps' partials (one barrier). On rows of a few
+    // thousand elements a CTA lives a few microseconds and its start and its block fold are
+    // latency no other CTA hides well: the general set-up (every index multiplier, the mode
+    // tests) and its tree over warps (two barriers a level) cost a tenth of the call.
+    __device__ void dense_rows_run() const {
+        extern __shared__ __align__(16) unsigned char smem_raw[];
+        vec_t *shared = reinterpret_cast<vec_t *>(smem_raw);
+        const uint32_t tid = threadIdx.x + threadIdx.y * blockDim.x, row = blockIdx.x;
+        uint32_t o[TENSOR_OFFSET_CALC_MAX_ARGS];
+        tensor_offset_calc_get_in_range(&p.out_calc, row, o);
+        Bases base;
+#pragma unroll
+        for (int q = 0; q < NIN; q++) base.at[q] = p.src[q] + o[1 + q];
+        vec_t value;
+        value.v[0] = warp_fold(vectorized_thread_reduce(base, tid));
+        const uint32_t warp = tid / 32u, lane = tid % 32u, nwarps = (blockDim.x * blockDim.y) / 32u;
+        if (lane == 0) shared_store(shared, warp, value);
+        __syncthreads();
+        if (warp != 0) return;
+        value.v[0] = warp_fold(lane < nwarps ? shared_load(shared, lane).v[0] : Op::identity());
+        if (lane == 0) store(row, value);
+    }
+    // Lanes 0..31 of a full warp combined into lane 0, nearer lanes first (block_x_reduce's order).
+    static __device__ __forceinline__ acc_t warp_fold(acc_t a) {
+#pragma unroll
+        for (int off = 1; off < 32; off <<= 1) a = Op::combine(a, shfl_down(a, off, 0xffffffffu));
+        return a;
+    }
+
     __device__ void run() const {
+        if constexpr (NIN > 1 && OVS == 1) {
+            if (p.cfg.dense_rows) {
+                dense_rows_run();
+                return;
+            }
+        }
         extern __shared__ __align__(16) unsigned char smem_raw[];
         vec_t *shared = reinterpret_cast<vec_t *>(smem_raw);
         const uint32_t tx = threadIdx.x, ty = threadIdx.y;

@@ -195,6 +195,25 @@ TENSOR_INLINE void tensor_offset_calc_get(const tensor_offset_calc *calc, uint32
     }
 }
 
+/* tensor_offset_calc_get for an index known to be below the element count: the last dim's
+ * digit is what is left of the index, so it takes no division. Kernels whose first loads wait
+ * on these offsets (a reduction's rows) save the latency of one divider; an index past the end
+ * gives offsets past the end (get() wraps it instead). */
+TENSOR_INLINE void tensor_offset_calc_get_in_range(const tensor_offset_calc *calc, uint32_t linear_idx,
+                                                   uint32_t offsets[TENSOR_OFFSET_CALC_MAX_ARGS]) {
+    TENSOR_OFFSET_CALC_UNROLL_
+    for (int a = 0; a < TENSOR_OFFSET_CALC_MAX_ARGS; a++) offsets[a] = 0;
+    TENSOR_OFFSET_CALC_UNROLL_
+    for (int d = 0; d < TENSOR_OFFSET_CALC_MAX_DIMS; d++) {
+        if (d == calc->ndim) break;
+        uint32_t q = 0, r = linear_idx;
+        if (d + 1 != calc->ndim) tensor_int_divider_divmod(calc->sizes[d], linear_idx, &q, &r);
+        linear_idx = q;
+        TENSOR_OFFSET_CALC_UNROLL_
+        for (int a = 0; a < TENSOR_OFFSET_CALC_MAX_ARGS; a++) offsets[a] += r * calc->strides[d][a];
+    }
+}
+
 /* Builds a 64-bit calculator: same arguments and errors as tensor_offset_calc_make, with the
  * limits at INT64_MAX (sizes, strides, element count and each operand's largest offset). */
 static inline tensor_status tensor_offset_calc_make64(int ndim, const int64_t *shape, int nargs,

@@ -545,33 +545,52 @@ static void test_format_and_errors(void **state) {
     unplan(&p);
 }
 
-/* Two inputs along the fastest dim (vecdot's rows) get 256-thread CTAs, one input keeps 512. */
+/* Two inputs along the fastest dim (vecdot's rows): one CTA a row takes the dense-rows path,
+ * 256 threads where a row is one round of loads for them (TENSOR_REDUCE_ROW_UNROLL vectors of
+ * each input per thread), 512 where it is longer; rows split over CTAs (global reduce) keep the
+ * general path. One input never takes it (512 threads at 8192 columns, as before). */
 static void test_two_inputs_rows(void **state) {
     (void)state;
-    const int64_t sh[2] = {1000, 8192}, osh[2] = {1000, 1};
-    tensor_t *a = tensor_from_blob((void *)(uintptr_t)0x100000, 2, sh, NULL, TENSOR_FLOAT32, tensor_cpu(), NULL, NULL);
-    tensor_t *o = tensor_from_blob((void *)(uintptr_t)0x200000, 2, osh, NULL, TENSOR_FLOAT32, tensor_cpu(), NULL, NULL);
-    for (int nin = 1; nin <= 2; nin++) {
-        tensor_iter_config *cfg = tensor_iter_config_new("plan");
-        assert_non_null(cfg);
-        assert_int_equal(tensor_iter_config_enable(cfg, TENSOR_ITER_REDUCTION), TENSOR_OK);
-        assert_int_equal(tensor_iter_config_add_output(cfg, o), TENSOR_OK);
-        for (int k = 0; k < nin; k++) assert_int_equal(tensor_iter_config_add_input(cfg, a), TENSOR_OK);
-        const int dim = 1;
-        assert_int_equal(tensor_iter_config_reduce_dims(cfg, &dim, 1, true), TENSOR_OK);
-        tensor_iter_t *it = tensor_iter_build(cfg);
-        tensor_iter_config_free(cfg);
-        assert_non_null(it);
-        tensor_reduce_config c;
-        assert_int_equal(tensor_reduce_config_make(it, &h100, &f32_tuned, &c), TENSOR_OK);
-        assert_int_equal(c.block_width, 32);
-        assert_int_equal(c.block_height, nin == 1 ? 16 : 8);
-        assert_int_equal(c.grid[0], 1000);
-        assert_true(c.vectorize_input);
-        tensor_iter_free(it);
+    const int64_t cols[3] = {8192, 4096, 65536};
+    const int height[3] = {16, 8, 8};
+    const bool dense[3] = {true, true, false};
+    for (int k = 0; k < 3; k++) {
+        const int64_t sh[2] = {1000, cols[k]}, osh[2] = {1000, 1};
+        tensor_t *a = tensor_from_blob((void *)(uintptr_t)0x100000, 2, sh, NULL, TENSOR_FLOAT32, tensor_cpu(), NULL, NULL);
+        tensor_t *o = tensor_from_blob((void *)(uintptr_t)0x200000, 2, osh, NULL, TENSOR_FLOAT32, tensor_cpu(), NULL, NULL);
+        for (int nin = 1; nin <= 2; nin++) {
+            tensor_iter_config *cfg = tensor_iter_config_new("plan");
+            assert_non_null(cfg);
+            assert_int_equal(tensor_iter_config_enable(cfg, TENSOR_ITER_REDUCTION), TENSOR_OK);
+            assert_int_equal(tensor_iter_config_add_output(cfg, o), TENSOR_OK);
+            for (int q = 0; q < nin; q++) assert_int_equal(tensor_iter_config_add_input(cfg, a), TENSOR_OK);
+            const int dim = 1;
+            assert_int_equal(tensor_iter_config_reduce_dims(cfg, &dim, 1, true), TENSOR_OK);
+            tensor_iter_t *it = tensor_iter_build(cfg);
+            tensor_iter_config_free(cfg);
+            assert_non_null(it);
+            tensor_reduce_config c;
+            assert_int_equal(tensor_reduce_config_make(it, &h100, &f32_tuned, &c), TENSOR_OK);
+            assert_int_equal(c.block_width, 32);
+            assert_int_equal(c.grid[0], 1000);
+            assert_true(c.vectorize_input);
+            if (nin == 2) {
+                assert_int_equal(c.block_height, height[k]);
+                assert_int_equal(c.dense_rows, dense[k]);
+                assert_int_equal(c.ctas_per_output, dense[k] ? 1 : 2);
+                assert_int_equal(c.step_input, (int64_t)32 * height[k] * c.ctas_per_output);
+                char buf[512];
+                assert_true(tensor_reduce_config_format(&c, buf, sizeof buf) > 0);
+                assert_int_equal(strstr(buf, "dense rows") != NULL, dense[k]);
+            } else {
+                assert_false(c.dense_rows);
+                if (cols[k] == 8192) assert_int_equal(c.block_height, 16);
+            }
+            tensor_iter_free(it);
+        }
+        tensor_release(a);
+        tensor_release(o);
     }
-    tensor_release(a);
-    tensor_release(o);
 }
 
 /* sum(a * b) over dim 1 of a [rows, cols] float32 a and b of shape bshape (nb dims), as the

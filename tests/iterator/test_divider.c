@@ -289,12 +289,19 @@ static void check_calc_at(const calc_case *cc, const tensor_offset_calc *c32, co
     uint32_t got32[TENSOR_OFFSET_CALC_MAX_ARGS];
     int64_t got64[TENSOR_OFFSET_CALC_MAX_ARGS];
     naive_offsets(cc, linear, want);
+    /* The in-range form, for indices below the element count only (past it, it need not wrap). */
+    const bool in_range = linear < (uint64_t)case_numel(cc);
+    uint32_t got_in[TENSOR_OFFSET_CALC_MAX_ARGS];
     if (c32 != NULL) tensor_offset_calc_get(c32, (uint32_t)linear, got32);
+    if (c32 != NULL && in_range) tensor_offset_calc_get_in_range(c32, (uint32_t)linear, got_in);
     tensor_offset_calc_get64(c64, (int64_t)linear, got64);
     for (int a = 0; a < TENSOR_OFFSET_CALC_MAX_ARGS; a++) {
         uint64_t w = a < cc->nargs ? want[a] : 0;
         if (c32 != NULL && got32[a] != w)
             fail_msg("ndim %d: get(%" PRIu64 ")[%d] = %" PRIu32 ", expected %" PRIu64, cc->ndim, linear, a, got32[a], w);
+        if (c32 != NULL && in_range && got_in[a] != w)
+            fail_msg("ndim %d: get_in_range(%" PRIu64 ")[%d] = %" PRIu32 ", expected %" PRIu64, cc->ndim, linear, a,
+                     got_in[a], w);
         if ((uint64_t)got64[a] != w)
             fail_msg("ndim %d: get64(%" PRIu64 ")[%d] = %" PRId64 ", expected %" PRIu64, cc->ndim, linear, a, got64[a],
                      w);

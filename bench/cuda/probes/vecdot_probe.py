@@ -1,0 +1,287 @@
+#!/usr/bin/env python3
+"""Tuning probe for the fused row dot product, sum(a * b) over dim 1 of float32 [R, N] rows (b
+either [R, N] or one [N] row broadcast): hand-written kernel shapes, compiled with NVRTC
+through CuPy, timed beside torch.compile's kernel of the same expression (and the library's
+tensor_vecdot when BUILD names a build) in one process, by bench/cuda/timing.py's method (256
+MiB fill_ before each call, CUDA events, BENCH_HIDE_HOST to keep host work out, median).
+
+A variant is a set of macros for one kernel source:
+  T      threads per CTA (one CTA per row, or persistent CTAs striding over rows)
+  L      16-byte loads per input per thread per round (a round covers T * L * 4 elements)
+  RED    0: a tree over the warps in shared memory, then shuffles (the library's order for a
+         block whose x and y both split the row); 1: shuffles in each warp first, then one
+         warp folds the warps' partials (one barrier)
+  HINT   0: plain loads; 1: L1 evict-first and an L2 policy (evict-first for inputs read once,
+         evict-last for the broadcast row)
+  MINB   __launch_bounds__ minimum blocks per SM (the register cap)
+  PERSIST 0: one CTA per row; 1: grid of resident CTAs, each row's loads issued before the
+         previous row is reduced (needs N == T * L * 4)
+  SETUP  extra integer divisions before the first load (the cost of a general index path)
+  CHAIN  dependent reads of a __constant__ table before the first load (SPREAD: 64 B apart)
+  FMUL_RN products through __fmul_rn, added separately (the library's Dot: no FFMA)
+  PAD    more 8-byte kernel parameters (the library passes its plan, ~1.3 KB, by value)
+
+usage: vecdot_probe.py OUT_DIR [REPS]   (env: BUILD=build dir for tensor_vecdot, VARIANTS=a,b,
+CASES=same,bcast, ROUNDS=2, ROWS and COLS for another shape)"""
+import json, os, sys
+
+import cupy as cp
+import torch
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
+import timing  # noqa: E402
+
+SRC = r"""
+#ifndef P_SETUP
+#define P_SETUP 0
+#endif
+#ifndef P_CHAIN
+#define P_CHAIN 0
+#endif
+#ifndef P_PAD
+#define P_PAD 0
+#endif
+#ifndef P_FMUL_RN
+#define P_FMUL_RN 0
+#endif
+#if P_FMUL_RN
+#define MULADD(acc, x, y) acc = acc + __fmul_rn(x, y)
+#else
+#define MULADD(acc, x, y) acc += (x) * (y)
+#endif
+// P_CHAIN dependent reads of a constant table before the first load: the table says whether
+// they fall in one 64-byte line or each in its own (set from the host)
+__constant__ int ctab[1024];
+__device__ __forceinline__ unsigned long long pol(bool last) {
+    unsigned long long p;
+    if (last) asm("createpolicy.fractional.L2::evict_last.b64 %0, 1.0;" : "=l"(p));
+    else asm("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;" : "=l"(p));
+    return p;
+}
+__device__ __forceinline__ float4 ld(const float4 *ptr, unsigned long long p) {
+#if P_HINT
+    float4 v;
+    asm("ld.global.L1::evict_first.L2::cache_hint.v4.f32 {%0, %1, %2, %3}, [%4], %5;"
+        : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w) : "l"(ptr), "l"(p));
+    return v;
+#else
+    return *ptr;
+#endif
+}
+__device__ __forceinline__ float block_sum(float v, float *sh) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+#if P_RED == 0
+    // warps as y: a tree over warps in shared memory, two barriers a level, then the lanes
+    sh[threadIdx.x] = v;
+    for (int off = (P_T / 32) / 2; off > 0; off >>= 1) {
+        __syncthreads();
+        if (warp < off) v += sh[threadIdx.x + off * 32];
+        __syncthreads();
+        if (warp < off) sh[threadIdx.x] = v;
+    }
+    for (int off = 1; off < 32; off <<= 1) v += __shfl_down_sync(0xffffffffu, v, off);
+    return v;
+#else
+    for (int off = 16; off > 0; off >>= 1) v += __shfl_down_sync(0xffffffffu, v, off);
+    if (lane == 0) sh[warp] = v;
+    __syncthreads();
+    if (warp == 0) {
+        v = lane < P_T / 32 ? sh[lane] : 0.f;
+        for (int off = 16; off > 0; off >>= 1) v += __shfl_down_sync(0xffffffffu, v, off);
+    }
+    return v;
+#endif
+}
+extern "C" __global__ void __launch_bounds__(P_T, P_MINB)
+vdot(const float *a, const float *b, float *out, int n, int rows, long long b_row_stride, int d0, int d1
+     /*PAD_PARAMS*/) {
+#if P_PAD
+    if (/*PAD_LAST*/ == 12345) out[0] = 0.f;  // keeps the padding parameters alive
+#endif
+    __shared__ float sh[P_T];
+    const unsigned long long pa = pol(false), pb = pol(b_row_stride == 0);
+    const int nv = n / 4;
+#if P_PERSIST == 0
+    int row = blockIdx.x;
+#if P_CHAIN
+    {
+        int j = ctab[0];
+        #pragma unroll
+        for (int k = 1; k < P_CHAIN; k++) j = ctab[j];
+        row += ctab[1023] * j;  // ctab[1023] == 0
+    }
+#endif
+#if P_SETUP
+    // stand-in for an offset calculator: a few dependent divisions by run-time values
+    unsigned r = row;
+    unsigned o = 0;
+    #pragma unroll
+    for (int k = 0; k < P_SETUP; k++) { unsigned q = r / (unsigned)(d0 + k); o += (r - q * (unsigned)(d0 + k)) * (unsigned)d1; r = q; }
+    row = (int)(o + r * (unsigned)d1);  // d1 = 1, d0 large: row unchanged
+#endif
+    const float4 *A = reinterpret_cast<const float4 *>(a + (long long)row * n);
+    const float4 *B = reinterpret_cast<const float4 *>(b + (long long)row * b_row_stride);
+    float acc0 = 0.f, acc1 = 0.f, acc2 = 0.f, acc3 = 0.f;
+    int i = threadIdx.x;
+    #pragma unroll 1
+    for (; i + (P_L - 1) * P_T < nv; i += P_T * P_L) {
+        float4 va[P_L], vb[P_L];
+        #pragma unroll
+        for (int u = 0; u < P_L; u++) { va[u] = ld(A + i + u * P_T, pa); vb[u] = ld(B + i + u * P_T, pb); }
+        #pragma unroll
+        for (int u = 0; u < P_L; u++) {
+            MULADD(acc0, va[u].x, vb[u].x); MULADD(acc1, va[u].y, vb[u].y); MULADD(acc2, va[u].z, vb[u].z); MULADD(acc3, va[u].w, vb[u].w);
+        }
+    }
+    for (; i < nv; i += P_T) {
+        const float4 x = ld(A + i, pa), y = ld(B + i, pb);
+        acc0 += x.x * y.x; acc1 += x.y * y.y; acc2 += x.z * y.z; acc3 += x.w * y.w;
+    }
+    float v = block_sum((acc0 + acc1) + (acc2 + acc3), sh);
+    if (threadIdx.x == 0) out[row] = v;
+#else
+    int row = blockIdx.x;
+    float4 va[P_L], vb[P_L];
+    if (row < rows) {
+        const float4 *A = reinterpret_cast<const float4 *>(a + (long long)row * n);
+        const float4 *B = reinterpret_cast<const float4 *>(b + (long long)row * b_row_stride);
+        #pragma unroll
+        for (int u = 0; u < P_L; u++) { va[u] = ld(A + threadIdx.x + u * P_T, pa); vb[u] = ld(B + threadIdx.x + u * P_T, pb); }
+    }
+    for (; row < rows; row += gridDim.x) {
+        const int next = row + gridDim.x;
+        float4 na[P_L], nb[P_L];
+        if (next < rows) {
+            const float4 *A = reinterpret_cast<const float4 *>(a + (long long)next * n);
+            const float4 *B = reinterpret_cast<const float4 *>(b + (long long)next * b_row_stride);
+            #pragma unroll
+            for (int u = 0; u < P_L; u++) { na[u] = ld(A + threadIdx.x + u * P_T, pa); nb[u] = ld(B + threadIdx.x + u * P_T, pb); }
+        }
+        float acc0 = 0.f, acc1 = 0.f, acc2 = 0.f, acc3 = 0.f;
+        #pragma unroll
+        for (int u = 0; u < P_L; u++) {
+            acc0 += va[u].x * vb[u].x; acc1 += va[u].y * vb[u].y; acc2 += va[u].z * vb[u].z; acc3 += va[u].w * vb[u].w;
+        }
+        float v = block_sum((acc0 + acc1) + (acc2 + acc3), sh);
+        if (threadIdx.x == 0) out[row] = v;
+        __syncthreads();  // sh reused by the next row
+        #pragma unroll
+        for (int u = 0; u < P_L; u++) { va[u] = na[u]; vb[u] = nb[u]; }
+    }
+#endif
+}
+"""
+
+# name -> macros
+VARIANTS = {
+    "lib_shape": dict(T=256, L=4, RED=0, HINT=1, MINB=4, PERSIST=0),
+    "lib_shape_setup8": dict(T=256, L=4, RED=0, HINT=1, MINB=4, PERSIST=0, SETUP=8),
+    "lib_shape_shfl": dict(T=256, L=4, RED=1, HINT=1, MINB=4, PERSIST=0),
+    "lib_shape_plain": dict(T=256, L=4, RED=0, HINT=0, MINB=4, PERSIST=0),
+    "t256_l8": dict(T=256, L=8, RED=1, HINT=1, MINB=2, PERSIST=0),
+    "t512_l4_tree": dict(T=512, L=4, RED=0, HINT=1, MINB=2, PERSIST=0),
+    "t512_l4_shfl": dict(T=512, L=4, RED=1, HINT=1, MINB=2, PERSIST=0),
+    "inductor_like": dict(T=512, L=4, RED=1, HINT=1, MINB=3, PERSIST=0),
+    "inductor_like_plain": dict(T=512, L=4, RED=1, HINT=0, MINB=3, PERSIST=0),
+    "t1024_l2": dict(T=1024, L=2, RED=1, HINT=1, MINB=1, PERSIST=0),
+    "t128_l16": dict(T=128, L=16, RED=1, HINT=1, MINB=4, PERSIST=0),
+    "lib_shape_chain8_spread": dict(T=256, L=4, RED=0, HINT=1, MINB=4, PERSIST=0, CHAIN=8, SPREAD=1),
+    "lib_shape_chain8_line": dict(T=256, L=4, RED=0, HINT=1, MINB=4, PERSIST=0, CHAIN=8, SPREAD=0),
+    "lib_shape_pad160": dict(T=256, L=4, RED=0, HINT=1, MINB=4, PERSIST=0, PAD=160),
+    "t512_l4_tree_pad160": dict(T=512, L=4, RED=0, HINT=1, MINB=2, PERSIST=0, PAD=160),
+    "lib_shape_fmulrn": dict(T=256, L=4, RED=0, HINT=1, MINB=4, PERSIST=0, FMUL_RN=1),
+    "t512_l4_tree_fmulrn": dict(T=512, L=4, RED=0, HINT=1, MINB=2, PERSIST=0, FMUL_RN=1),
+    "t512_l4_tree_chain8": dict(T=512, L=4, RED=0, HINT=1, MINB=2, PERSIST=0, CHAIN=8),
+    "persist512": dict(T=512, L=4, RED=1, HINT=1, MINB=1, PERSIST=1),
+    "persist256_l8": dict(T=256, L=8, RED=1, HINT=1, MINB=1, PERSIST=1),
+}
+
+
+def main():
+    out_dir = sys.argv[1]
+    reps = int(sys.argv[2]) if len(sys.argv) > 2 else 30
+    os.makedirs(out_dir, exist_ok=True)
+    dev = torch.device("cuda")
+    names = os.environ.get("VARIANTS")
+    names = names.split(",") if names else list(VARIANTS)
+    R, N = int(os.environ.get("ROWS", 1000)), int(os.environ.get("COLS", 8192))
+    sms = torch.cuda.get_device_properties(0).multi_processor_count
+    kernels = {}
+    for nm in names:
+        m = VARIANTS[nm]
+        opts = tuple("-DP_%s=%d" % kv for kv in m.items() if kv[0] != "SPREAD") + ("-arch=sm_90", "-std=c++17")
+        pad = m.get("PAD", 0)
+        code = SRC  # PAD more 8-byte parameters (the library's plan is a 1.3 KB parameter)
+        if pad:
+            code = code.replace("/*PAD_PARAMS*/", "".join(", long long pad%d" % i for i in range(pad)))
+            code = code.replace("/*PAD_LAST*/", "pad%d" % (pad - 1))
+        mod = cp.RawModule(code=code, options=opts)
+        k = mod.get_function("vdot")
+        # the chain's table: 0 -> 16 -> 32 ... (64 bytes apart) or 0 -> 1 -> 2 ...
+        step = 16 if m.get("SPREAD") else 1
+        import numpy as np
+        tab = np.zeros(1024, np.int32)
+        for i in range(0, 1000, step):
+            tab[i] = i + step if i + step < 1000 else 0
+        tab[1023] = 0
+        g = mod.get_global("ctab")
+        g.copy_from_host(tab.ctypes.data, tab.nbytes)
+        kernels[nm] = (k, m)
+        print(nm, "regs", k.num_regs, "local", k.local_size_bytes, flush=True)
+    lib = None
+    if os.environ.get("BUILD"):
+        import tt_ctypes
+        lib = tt_ctypes.load(os.environ["BUILD"])
+    timer = timing.Timer(dev)
+    results = {}
+    only = os.environ.get("CASES", "same,bcast").split(",")
+    for case, bshape in (("same", [R, N]), ("bcast", [N])):
+        if case not in only:
+            continue
+        g = torch.Generator(device=dev).manual_seed(0)
+        a = torch.rand([R, N], device=dev, generator=g) - 0.5
+        b = torch.rand(bshape, device=dev, generator=g) - 0.5
+        ref = (a.double() * b.double()).sum(1)
+        out = torch.empty(R, device=dev)
+        bstride = 0 if len(bshape) == 1 else N
+        fns, labels = [], []
+        for nm, (k, m) in kernels.items():
+            T = m["T"]
+            pads = tuple(cp.int64(i) for i in range(m.get("PAD", 0)))
+            if m["PERSIST"]:
+                regs = (k.num_regs + 7) // 8 * 8
+                per_sm = min(65536 // (regs * T), 2048 // T)
+                grid = min(R, sms * per_sm)
+            else:
+                grid = R
+
+            def f(k=k, T=T, grid=grid, pads=pads):
+                k((grid,), (T,), (cp.uint64(a.data_ptr()), cp.uint64(b.data_ptr()), cp.uint64(out.data_ptr()),
+                                   cp.int32(N), cp.int32(R), cp.int64(bstride), cp.int32(1 << 30), cp.int32(1)) + pads)
+                return out
+            f()
+            torch.cuda.synchronize()
+            err = ((out.double() - ref).abs().max() / (a.abs().double() * b.abs().double()).sum(1).max()).item()
+            fns.append((f, None))
+            labels.append(f"{nm}(grid {grid}, err {err:.1e}{' BAD' if err > 1e-5 else ''})")
+        torch._dynamo.reset()
+        comp = torch.compile(lambda x, y: (x * y).sum(1), dynamic=False)
+        comp(a, b)
+        fns.append((lambda: comp(a, b), None))
+        labels.append("torch.compile")
+        if lib is not None:
+            import tt_ctypes
+            va, vb = tt_ctypes.view_of(lib, a), tt_ctypes.view_of(lib, b)
+            fns.append((lambda: lib.tensor_vecdot(va, vb, 1), lib.tensor_release))
+            labels.append("tensor_vecdot")
+        for rnd in range(int(os.environ.get("ROUNDS", 2))):
+            ms = timing.alternate(timer, fns, reps)
+            anchor = ms[labels.index("torch.compile")]
+            for lab, t in zip(labels, ms):
+                print(f"{case} round {rnd}: {lab:60s} {t * 1000:8.2f} us  vs compile {anchor / t:5.3f}x", flush=True)
+                results.setdefault(case, {}).setdefault(lab, []).append(t)
+    json.dump(results, open(os.path.join(out_dir, "vecdot_probe.json"), "w"), indent=1)
+
+
+if __name__ == "__main__":
+    main()
