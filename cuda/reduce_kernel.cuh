@@ -644,27 +644,30 @@ struct Reducer {
     // live in the output when it has the accumulator's type, else in acc_buf (16-bit outputs
     // never hold a partial sum).
     __device__ void store(uint32_t output_idx, const vec_t &value) const {
-        using out_t = typename Op::out_t;
 #pragma unroll
         for (int i = 0; i < OVS; i++) {
             uint32_t o[TENSOR_OFFSET_CALC_MAX_ARGS];
             tensor_offset_calc_get(&p.out_calc, output_idx + i, o);
-            char *out = p.dst + o[0];
             // Two-output ops (one input: max_dim's indices, var_mean's mean): the output
             // calculator's third operand is the second output.
             char *out2 = nullptr;
             if constexpr (NIN == 1) out2 = p.dst2 != nullptr ? p.dst2 + o[2] : nullptr;
-            acc_t v = value.v[i];
-            uint32_t out_size;
-            if constexpr (is_dynamic_op<Op>::value) out_size = p.out_size;
-            else out_size = (uint32_t)sizeof(out_t);
-            acc_t *partial = p.acc_buf != nullptr
-                                 ? reinterpret_cast<acc_t *>(p.acc_buf + (size_t)(o[0] / out_size) * sizeof(acc_t))
-                                 : reinterpret_cast<acc_t *>(out);
-            if (p.accumulate) v = Op::combine(*partial, v);
-            if (p.final_output) Op::store(out, out2, v, p);
-            else *partial = v;
+            store_at(o[0], out2, value.v[i]);
         }
+    }
+    // One output whose element is out_off bytes into p.dst (out2: the second output's, or NULL).
+    __device__ __forceinline__ void store_at(uint32_t out_off, char *out2, acc_t v) const {
+        using out_t = typename Op::out_t;
+        char *out = p.dst + out_off;
+        uint32_t out_size;
+        if constexpr (is_dynamic_op<Op>::value) out_size = p.out_size;
+        else out_size = (uint32_t)sizeof(out_t);
+        acc_t *partial = p.acc_buf != nullptr
+                             ? reinterpret_cast<acc_t *>(p.acc_buf + (size_t)(out_off / out_size) * sizeof(acc_t))
+                             : reinterpret_cast<acc_t *>(out);
+        if (p.accumulate) v = Op::combine(*partial, v);
+        if (p.final_output) Op::store(out, out2, v, p);
+        else *partial = v;
     }
 
     // Partials col[c * mult] for c = first, first + step, ... < n, folded by one thread. U are
@@ -894,7 +897,7 @@ struct Reducer {
         __syncthreads();
         if (warp != 0) return;
         value.v[0] = warp_fold(lane < nwarps ? shared_load(shared, lane).v[0] : Op::identity());
-        if (lane == 0) store(row, value);
+        if (lane == 0) store_at(o[0], nullptr, value.v[0]); // the row's output offset, found above
     }
     // Lanes 0..31 of a full warp combined into lane 0, nearer lanes first (block_x_reduce's order).
     static __device__ __forceinline__ acc_t warp_fold(acc_t a) {
