@@ -175,10 +175,9 @@ static inline tensor_status tensor_offset_calc_make(int ndim, const int64_t *sha
     return TENSOR_OK;
 }
 
-/* Byte offsets of element `linear_idx` for every operand. The caller's array has
- * TENSOR_OFFSET_CALC_MAX_ARGS entries; those at and past nargs are set to 0. */
-TENSOR_INLINE void tensor_offset_calc_get(const tensor_offset_calc *calc, uint32_t linear_idx,
-                                          uint32_t offsets[TENSOR_OFFSET_CALC_MAX_ARGS]) {
+/* tensor_offset_calc_get and tensor_offset_calc_get_in_range, in_range a constant at each. */
+TENSOR_INLINE void tensor_offset_calc_get_(const tensor_offset_calc *calc, uint32_t linear_idx,
+                                           uint32_t offsets[TENSOR_OFFSET_CALC_MAX_ARGS], bool in_range) {
     TENSOR_OFFSET_CALC_UNROLL_
     for (int a = 0; a < TENSOR_OFFSET_CALC_MAX_ARGS; a++) offsets[a] = 0;
     /* Unrolled to the compile-time bound with an early exit, as PyTorch: the cost follows the
@@ -186,13 +185,20 @@ TENSOR_INLINE void tensor_offset_calc_get(const tensor_offset_calc *calc, uint32
     TENSOR_OFFSET_CALC_UNROLL_
     for (int d = 0; d < TENSOR_OFFSET_CALC_MAX_DIMS; d++) {
         if (d == calc->ndim) break;
-        uint32_t q, r;
-        tensor_int_divider_divmod(calc->sizes[d], linear_idx, &q, &r);
+        uint32_t q = 0, r = linear_idx;
+        if (!in_range || d + 1 != calc->ndim) tensor_int_divider_divmod(calc->sizes[d], linear_idx, &q, &r);
         linear_idx = q;
         /* Unused operands have stride 0: a multiply-add of zero is cheaper than a branch. */
         TENSOR_OFFSET_CALC_UNROLL_
         for (int a = 0; a < TENSOR_OFFSET_CALC_MAX_ARGS; a++) offsets[a] += r * calc->strides[d][a];
     }
+}
+
+/* Byte offsets of element `linear_idx` for every operand. The caller's array has
+ * TENSOR_OFFSET_CALC_MAX_ARGS entries; those at and past nargs are set to 0. */
+TENSOR_INLINE void tensor_offset_calc_get(const tensor_offset_calc *calc, uint32_t linear_idx,
+                                          uint32_t offsets[TENSOR_OFFSET_CALC_MAX_ARGS]) {
+    tensor_offset_calc_get_(calc, linear_idx, offsets, false);
 }
 
 /* tensor_offset_calc_get for an index known to be below the element count: the last dim's
@@ -201,17 +207,7 @@ TENSOR_INLINE void tensor_offset_calc_get(const tensor_offset_calc *calc, uint32
  * gives offsets past the end (get() wraps it instead). */
 TENSOR_INLINE void tensor_offset_calc_get_in_range(const tensor_offset_calc *calc, uint32_t linear_idx,
                                                    uint32_t offsets[TENSOR_OFFSET_CALC_MAX_ARGS]) {
-    TENSOR_OFFSET_CALC_UNROLL_
-    for (int a = 0; a < TENSOR_OFFSET_CALC_MAX_ARGS; a++) offsets[a] = 0;
-    TENSOR_OFFSET_CALC_UNROLL_
-    for (int d = 0; d < TENSOR_OFFSET_CALC_MAX_DIMS; d++) {
-        if (d == calc->ndim) break;
-        uint32_t q = 0, r = linear_idx;
-        if (d + 1 != calc->ndim) tensor_int_divider_divmod(calc->sizes[d], linear_idx, &q, &r);
-        linear_idx = q;
-        TENSOR_OFFSET_CALC_UNROLL_
-        for (int a = 0; a < TENSOR_OFFSET_CALC_MAX_ARGS; a++) offsets[a] += r * calc->strides[d][a];
-    }
+    tensor_offset_calc_get_(calc, linear_idx, offsets, true);
 }
 
 /* Builds a 64-bit calculator: same arguments and errors as tensor_offset_calc_make, with the
