@@ -330,8 +330,9 @@ static void plan_general(const tensor_iter_t *iter, const tensor_cuda_props *pro
 /* Rows of several inputs where each CTA is one row (lanes and warps split it, one CTA per
  * output): the kernel's dense-rows path, which skips the general index set-up and folds the
  * block with shuffles first. A CTA's life there is its start, its rounds of loads (a memory
- * latency each) and its block fold; rows longer than one round of 256 threads get 512, so that
- * a row of a few thousand elements is one round (docs/perf_log.md). */
+ * latency each) and its block fold; a row longer than one round of the planned CTA (256
+ * threads for several inputs, plan_general) gets 512 threads, so that a row of a few thousand
+ * elements is one round (docs/perf_log.md). */
 static void plan_dense_rows(const tensor_iter_t *iter, const tensor_reduce_kernel_traits *tr, tensor_reduce_config *c) {
     const int nin = tensor_iter_ninputs(iter);
     if (nin < 2 || !c->reduce_fastest || !c->vectorize_input || c->output_vec_size != 1 || c->ctas_per_output != 1 ||
@@ -340,7 +341,8 @@ static void plan_dense_rows(const tensor_iter_t *iter, const tensor_reduce_kerne
         c->output_mult[TENSOR_REDUCE_BLOCK_Y] != 0)
         return;
     const int64_t vectors = c->num_inputs / c->input_vec_size;
-    if (vectors > (int64_t)256 * TENSOR_REDUCE_ROW_UNROLL(nin) && tr->max_threads >= 512 && c->num_threads < 512) {
+    if (vectors > (int64_t)c->num_threads * TENSOR_REDUCE_ROW_UNROLL(nin) && tr->max_threads >= 512 &&
+        c->num_threads < 512) {
         c->block_height = 512 / c->block_width;
         c->num_threads = 512;
         c->step_input = 512;

@@ -113,7 +113,8 @@ typedef struct tensor_reduce_config {
     /* Dense-rows path of the general kernel (several inputs): each CTA folds one whole row, its
      * lanes and warps striding over the row in vectors, then one shuffle tree per warp and one
      * over the warps. Set on the general plan of such rows; a row longer than one round of
-     * loads for 256 threads (TENSOR_REDUCE_ROW_UNROLL vectors of each input per thread) gets 512. */
+     * loads for the planned CTA (TENSOR_REDUCE_ROW_UNROLL vectors of each input per thread)
+     * gets 512 threads. */
     bool dense_rows;
 } tensor_reduce_config;
 

@@ -186,9 +186,8 @@ __device__ __forceinline__ void shared_store(T *base, unsigned i, const T &v) {
 }
 
 // A 64-bit L2 cache policy for the whole access: evict-first, evict-last or evict-normal.
-// All three are made and one selected, without a branch: the selection is on plan words, and
-// a branch on each of them was a chain of dependent parameter loads before the first load of
-// every CTA (the CTA's start is latency no other work hides on short rows).
+// All three are made and one selected, so that a CTA's start holds no branch on plan words
+// before its first load (alone, this measured no change: docs/perf_log.md).
 __device__ __forceinline__ uint64_t l2_policy(bool evict_first, bool evict_last) {
     uint64_t first = 0, last = 0, normal = 0;
 #if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 800
@@ -880,7 +879,8 @@ struct Reducer {
     // tree in each warp and one over the warps' partials (one barrier). On rows of a few
     // thousand elements a CTA lives a few microseconds and its start and its block fold are
     // latency no other CTA hides well: the general set-up (every index multiplier, the mode
-    // tests) and its tree over warps (two barriers a level) cost a tenth of the call.
+    // tests) and its tree over warps (two barriers a level) showed in the call's time
+    // (docs/perf_log.md).
     __device__ void dense_rows_run() const {
         extern __shared__ __align__(16) unsigned char smem_raw[];
         vec_t *shared = reinterpret_cast<vec_t *>(smem_raw);

@@ -26,6 +26,7 @@ CASES=same,bcast, ROUNDS=2, ROWS and COLS for another shape)"""
 import json, os, sys
 
 import cupy as cp
+import numpy as np
 import torch
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
@@ -219,7 +220,6 @@ def main():
         k = mod.get_function("vdot")
         # the chain's table: 0 -> 16 -> 32 ... (64 bytes apart) or 0 -> 1 -> 2 ...
         step = 16 if m.get("SPREAD") else 1
-        import numpy as np
         tab = np.zeros(1024, np.int32)
         for i in range(0, 1000, step):
             tab[i] = i + step if i + step < 1000 else 0
