@@ -438,6 +438,21 @@ void tensor_reduce_config_cache_hints(const tensor_iter_t *iter, uint32_t *evict
     *evict_last = small ? again : 0;
 }
 
+int64_t tensor_reduce_config_row_vectors(const tensor_reduce_config *c, const tensor_iter_t *iter) {
+    const int nout = tensor_iter_noutputs(iter), nin = tensor_iter_ninputs(iter);
+    const int nred = tensor_iter_num_reduce_dims(iter), nkept = tensor_iter_ndim(iter) - nred;
+    if (!c->dense_rows || nred != 1 || nkept > 1) return 0;
+    const int64_t size = (int64_t)tensor_dtype_size(tensor_iter_dtype(iter, nout));
+    if (size <= 0 || c->input_vec_size * size != 16 || (c->num_inputs * size) % 16 != 0) return 0;
+    for (int q = 0; q < nin; q++) {
+        const int64_t *st = tensor_iter_strides(iter, nout + q);
+        if (st[0] != size || (uintptr_t)tensor_iter_data(iter, nout + q) % 16 != 0) return 0;
+        if (nkept == 1 && (st[1] < 0 || st[1] % 16 != 0)) return 0;
+    }
+    if (nkept == 1 && tensor_iter_strides(iter, 0)[1] < 0) return 0;
+    return c->num_inputs / c->input_vec_size;
+}
+
 int64_t tensor_reduce_config_format(const tensor_reduce_config *c, char *buf, size_t size) {
     if (c == NULL) return -1;
     int n = snprintf(buf, size,

@@ -152,6 +152,14 @@ static inline int tensor_reduce_resident_slot(int threads) {
  * stride 0 over a dim of size > 1: broadcast) of at most TENSOR_REDUCE_EVICT_LAST_MAX_BYTES. */
 void tensor_reduce_config_cache_hints(const tensor_iter_t *iter, uint32_t *evict_first, uint32_t *evict_last);
 
+/* Dense rows (c->dense_rows) that every input holds as whole 16-byte vectors: the kept dims are
+ * one (or none), each input's data and row stride are multiples of 16 bytes, its reduced dim is
+ * contiguous, and a row is a whole number of vectors. Then the kernel finds a row's bases from
+ * the row index alone (no offset calculator, no unaligned head or tail) and the result is the
+ * same, bit for bit, as the dense-rows path's. Returns the vectors per row, or 0 when any of
+ * this fails. */
+int64_t tensor_reduce_config_row_vectors(const tensor_reduce_config *c, const tensor_iter_t *iter);
+
 /* A readable one-paragraph form for explain; snprintf contract. */
 int64_t tensor_reduce_config_format(const tensor_reduce_config *c, char *buf, size_t size);
 

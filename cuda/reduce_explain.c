@@ -48,7 +48,10 @@ int64_t tensor_cuda_reduce_explain(const tensor_iter_t *iter, const tensor_cuda_
     if (tensor_cuda_reduce_plan_config(iter, props, kind, &cfg) != TENSOR_OK) return -1;
     char launch[1024];
     tensor_reduce_config_format(&cfg, launch, sizeof launch);
-    int n = snprintf(buf, size, "  cuda kernel: %s, input element %d B, accumulator %d B\n  cuda launch: %s\n",
-                     what != NULL ? what : "reduction", kind.input_size, kind.acc_size, launch);
+    char rows[64] = "";
+    const int64_t row_vecs = tensor_reduce_config_row_vectors(&cfg, iter);
+    if (row_vecs > 0) snprintf(rows, sizeof rows, ", aligned rows of %lld vectors", (long long)row_vecs);
+    int n = snprintf(buf, size, "  cuda kernel: %s, input element %d B, accumulator %d B\n  cuda launch: %s%s\n",
+                     what != NULL ? what : "reduction", kind.input_size, kind.acc_size, launch, rows);
     return n < 0 ? -1 : (int64_t)n;
 }

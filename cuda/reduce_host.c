@@ -215,6 +215,12 @@ tensor_status tensor_cuda_reduce_plan_make(const tensor_iter_t *iter, tensor_cud
         plan->src[q] = iter->operands[in_arg + q].data;
     }
     tensor_reduce_config_cache_hints(iter, &plan->evict_first, &plan->evict_last);
+    const int64_t row_vecs = tensor_reduce_config_row_vectors(&plan->cfg, iter);
+    if (row_vecs > 0) { /* a piece fits 32-bit byte offsets, so do its rows' strides */
+        plan->row_vecs = (uint32_t)row_vecs;
+        for (int q = 0; q < nin && nkept == 1; q++) plan->row_stride[q] = (uint32_t)iter->operands[in_arg + q].strides[nred];
+        plan->out_row_stride = nkept == 1 ? (uint32_t)iter->operands[out_arg].strides[nred] : 0u;
+    }
     plan->num_inputs = (uint32_t)plan->cfg.num_inputs;
     plan->num_outputs = (uint32_t)plan->cfg.num_outputs;
     plan->dst = iter->operands[out_arg].data;

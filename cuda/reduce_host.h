@@ -28,6 +28,21 @@ enum {
 #define TENSOR_CUDA_REDUCE_MAX_INPUTS 3
 
 typedef struct tensor_cuda_reduce_plan {
+    /* First, in 52 bytes: all that a CTA of aligned dense rows reads before its first load, so
+     * that its start touches one or two lines of the parameter bank, not one per field spread
+     * over the plan (dependent parameter reads before the first load cost a short row kernel
+     * a few percent). */
+    const char *src[TENSOR_CUDA_REDUCE_MAX_INPUTS];
+    /* Kernels of several inputs: bit q loads input q with an evict-first, or an evict-last,
+     * L2 policy, and evict-first in L1 either way (tensor_reduce_config_cache_hints). */
+    uint32_t evict_first;
+    uint32_t evict_last;
+    /* Aligned dense rows (tensor_reduce_config_row_vectors > 0): row r of input q is row_vecs
+     * 16-byte vectors from src[q] + r * row_stride[q], its output r * out_row_stride bytes into
+     * dst. 0 on every other plan. */
+    uint32_t row_vecs;
+    uint32_t row_stride[TENSOR_CUDA_REDUCE_MAX_INPUTS];
+    uint32_t out_row_stride;
     tensor_reduce_config cfg;
     /* Over the kept dims, operands (output, input 0, ..., input n-1[, output 2]): the output's
      * byte offset, each input's base offset, and for two-output ops (one input: max_dim's
@@ -42,11 +57,6 @@ typedef struct tensor_cuda_reduce_plan {
     uint32_t in_stride0[TENSOR_CUDA_REDUCE_MAX_INPUTS];
     uint32_t num_inputs;      /* cfg.num_inputs, as the kernel's 32-bit type */
     uint32_t num_outputs;
-    const char *src[TENSOR_CUDA_REDUCE_MAX_INPUTS];
-    /* Kernels of several inputs: bit q loads input q with an evict-first, or an evict-last,
-     * L2 policy, and evict-first in L1 either way (tensor_reduce_config_cache_hints). */
-    uint32_t evict_first;
-    uint32_t evict_last;
     char *dst;
     char *dst2;               /* the second output (two-output ops), else NULL */
     /* The dtypes of the input and the (first) output, and the output's element size: the

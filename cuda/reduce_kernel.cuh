@@ -441,17 +441,24 @@ struct Reducer {
         const scalar_t *data[NIN];
 #pragma unroll
         for (int q = 0; q < NIN; q++) data[q] = reinterpret_cast<const scalar_t *>(base.at[q]);
-        const uint32_t step = (uint32_t)p.cfg.step_input;
         const RowSplit s = split_row(data[0]);
-        const uint32_t head = s.head, nvec = s.nvec;
         const V *vdata[NIN];
 #pragma unroll
-        for (int q = 0; q < NIN; q++) vdata[q] = reinterpret_cast<const V *>(data[q] + head);
+        for (int q = 0; q < NIN; q++) vdata[q] = reinterpret_cast<const V *>(data[q] + s.head);
         acc_t acc[NACC];
+        row_vectors<HINTED>(acc, vdata, s.nvec, (uint32_t)p.cfg.step_input, input_idx, s.head);
+        if (input_idx == 0) fold_head_tail(data, s, acc[0], acc[1]);
+#pragma unroll
+        for (int i = 1; i < NACC; i++) acc[0] = Op::combine(acc[0], acc[i]);
+        return acc[0];
+    }
+    // Vectors idx, idx + step, ... < nvec of each input's row into acc (set to the identity
+    // first); element i of vector j is the row's element head + j * IN_VEC + i.
+    template <bool HINTED, class V>
+    __device__ __forceinline__ void row_vectors(acc_t (&acc)[NACC], const V *const (&vdata)[NIN], uint32_t nvec,
+                                                uint32_t step, uint32_t idx, uint32_t head) const {
 #pragma unroll
         for (int i = 0; i < NACC; i++) acc[i] = Op::identity();
-
-        uint32_t idx = input_idx;
         // U vectors per iteration, all loads issued before any is used (ILP). One input: two.
         // Four for 8-byte elements (their vectors hold 2 values, as PyTorch's 32-byte double
         // vectors give 2 loads) measured slower: the float64 and int64 sums then spilled under
@@ -475,10 +482,6 @@ struct Reducer {
             for (int q = 0; q < NIN; q++) a[q] = ld_in<HINTED>(&vdata[q][idx], q);
             red_vec(acc, a, head + idx * IN_VEC);
         }
-        if (input_idx == 0) fold_head_tail(data, s, acc[0], acc[1]);
-#pragma unroll
-        for (int i = 1; i < NACC; i++) acc[0] = Op::combine(acc[0], acc[i]);
-        return acc[0];
     }
 
     // ---- 1a'. the same for int8 / uint8 sums (is_byte_sum): 16 bytes per load, summed four
@@ -882,22 +885,44 @@ struct Reducer {
     // tests) and its tree over warps (two barriers a level) showed in the call's time
     // (docs/perf_log.md).
     __device__ void dense_rows_run() const {
-        extern __shared__ __align__(16) unsigned char smem_raw[];
-        vec_t *shared = reinterpret_cast<vec_t *>(smem_raw);
         const uint32_t tid = threadIdx.x + threadIdx.y * blockDim.x, row = blockIdx.x;
         uint32_t o[TENSOR_OFFSET_CALC_MAX_ARGS];
         tensor_offset_calc_get_in_range(&p.out_calc, row, o);
         Bases base;
 #pragma unroll
         for (int q = 0; q < NIN; q++) base.at[q] = p.src[q] + o[1 + q];
+        fold_row_store(vectorized_thread_reduce(base, tid), tid, o[0]); // the row's output offset, found above
+    }
+    // Aligned dense rows (p.row_vecs > 0: every row of every input whole 16-byte vectors, the
+    // outputs one dim): the row's bases from the leading plan words alone, and no head or tail.
+    // The same loads into the same accumulators as dense_rows_run, so the same bits.
+    __device__ void aligned_rows_run() const {
+        using V = LoadVec<scalar_t, IN_VEC>;
+        const uint32_t tid = threadIdx.x + threadIdx.y * blockDim.x, row = blockIdx.x;
+        const V *vdata[NIN];
+#pragma unroll
+        for (int q = 0; q < NIN; q++) vdata[q] = reinterpret_cast<const V *>(p.src[q] + row * p.row_stride[q]);
+        acc_t acc[NACC];
+        const uint32_t step = blockDim.x * blockDim.y; // a dense-rows CTA's lanes and warps all split the row
+        if (hinted()) row_vectors<true>(acc, vdata, p.row_vecs, step, tid, 0u);
+        else row_vectors<false>(acc, vdata, p.row_vecs, step, tid, 0u);
+#pragma unroll
+        for (int i = 1; i < NACC; i++) acc[0] = Op::combine(acc[0], acc[i]);
+        fold_row_store(acc[0], tid, row * p.out_row_stride);
+    }
+    // The CTA's threads' partials of one row: shuffles in each warp, one barrier, then warp 0
+    // over the warps' partials; thread 0 stores the row's output at out_off.
+    __device__ __forceinline__ void fold_row_store(acc_t v, uint32_t tid, uint32_t out_off) const {
+        extern __shared__ __align__(16) unsigned char smem_raw[];
+        vec_t *shared = reinterpret_cast<vec_t *>(smem_raw);
         vec_t value;
-        value.v[0] = warp_fold(vectorized_thread_reduce(base, tid));
+        value.v[0] = warp_fold(v);
         const uint32_t warp = tid / 32u, lane = tid % 32u, nwarps = (blockDim.x * blockDim.y) / 32u;
         if (lane == 0) shared_store(shared, warp, value);
         __syncthreads();
         if (warp != 0) return;
         value.v[0] = warp_fold(lane < nwarps ? shared_load(shared, lane).v[0] : Op::identity());
-        if (lane == 0) store_at(o[0], nullptr, value.v[0]); // the row's output offset, found above
+        if (lane == 0) store_at(out_off, nullptr, value.v[0]);
     }
     // Lanes 0..31 of a full warp combined into lane 0, nearer lanes first (block_x_reduce's order).
     static __device__ __forceinline__ acc_t warp_fold(acc_t a) {
@@ -907,7 +932,11 @@ struct Reducer {
     }
 
     __device__ void run() const {
-        if constexpr (NIN > 1 && OVS == 1) {
+        if constexpr (NIN > 1 && OVS == 1 && !is_byte_sum<Op>::value) {
+            if (p.row_vecs != 0) {
+                aligned_rows_run();
+                return;
+            }
             if (p.cfg.dense_rows) {
                 dense_rows_run();
                 return;

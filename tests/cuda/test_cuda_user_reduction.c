@@ -103,7 +103,7 @@ static void test_vecdot_layouts(void **state) {
         int nd;
         int64_t sa[3], sb[3];
         int dim;
-        int narrow_a, narrow_b; /* drop the first element of the last dim */
+        int narrow_a, narrow_b; /* 1: drop the first element of the last dim; 2 (a): the last four of both */
         int transpose_a;        /* a is the transpose of a contiguous tensor */
         const char *what;
     } cases[] = {
@@ -124,17 +124,26 @@ static void test_vecdot_layouts(void **state) {
         {2, {100, 8195}, {100, 8195}, 1, 1, 1, 0, "long rows, both with a head and a tail"},
         {2, {300, 9000}, {1, 9000}, 1, 0, 0, 0, "long rows, b broadcast over rows"},
         {3, {6, 40, 4500}, {6, 1, 4500}, 2, 0, 0, 0, "long rows, outputs over two dims"},
+        /* rows of whole 16-byte vectors: the aligned-rows kernel (padded rows: a row stride of
+         * 8196 elements over rows of 8192) */
+        {2, {400, 8192}, {400, 8192}, 1, 0, 0, 0, "aligned rows"},
+        {2, {400, 8196}, {1, 8196}, 1, 2, 0, 0, "aligned padded rows, b broadcast"},
         {2, {2, 1 << 21}, {2, 1 << 21}, 1, 0, 0, 0, "long rows, global reduce"},
         {2, {1 << 18, 4}, {1 << 18, 4}, 0, 0, 0, 0, "long columns, global reduce"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        if (q && i >= 16) break;
+        if (q && i >= 18) break;
         pair_t a = pair_of(rnd(cases[i].nd, cases[i].sa, TENSOR_FLOAT32, 100 + i));
         pair_t b = pair_of(rnd(cases[i].nd, cases[i].sb, TENSOR_FLOAT32, 200 + i));
         const int last = cases[i].nd - 1;
-        if (cases[i].narrow_a) a = pair_narrow(a, last, 1, cases[i].sa[last] - 1);
-        if (cases[i].narrow_b) b = pair_narrow(b, last, 1, cases[i].sb[last] - 1);
-        else if (cases[i].narrow_a && cases[i].sb[last] > 1) b = pair_narrow(b, last, 0, cases[i].sb[last] - 1);
+        if (cases[i].narrow_a == 2) {
+            a = pair_narrow(a, last, 0, cases[i].sa[last] - 4);
+            b = pair_narrow(b, last, 0, cases[i].sb[last] - 4);
+        } else {
+            if (cases[i].narrow_a) a = pair_narrow(a, last, 1, cases[i].sa[last] - 1);
+            if (cases[i].narrow_b) b = pair_narrow(b, last, 1, cases[i].sb[last] - 1);
+            else if (cases[i].narrow_a && cases[i].sb[last] > 1) b = pair_narrow(b, last, 0, cases[i].sb[last] - 1);
+        }
         if (cases[i].transpose_a) {
             const int64_t st[2] = {cases[i].sa[1], cases[i].sa[0]};
             pair_release(a);

@@ -593,6 +593,57 @@ static void test_two_inputs_rows(void **state) {
     }
 }
 
+/* Vectors per aligned dense row (tensor_reduce_config_row_vectors) of sum(a * b) over the last
+ * dim: a is [rows, cols] at address pa with row stride lda elements, b has shape bshape (nb
+ * dims, contiguous) at pb; 0 when the plan is not dense rows or any row is not whole vectors. */
+static int64_t row_vectors_of(uintptr_t pa, int64_t rows, int64_t cols, int64_t lda, uintptr_t pb, int nb,
+                              const int64_t *bshape) {
+    const int64_t sh[2] = {rows, cols}, st[2] = {lda, 1}, osh[1] = {rows};
+    tensor_t *a = tensor_from_blob((void *)pa, 2, sh, st, TENSOR_FLOAT32, tensor_cpu(), NULL, NULL);
+    tensor_t *b = tensor_from_blob((void *)pb, nb, bshape, NULL, TENSOR_FLOAT32, tensor_cpu(), NULL, NULL);
+    tensor_t *o = tensor_from_blob((void *)(uintptr_t)0x400000, 1, osh, NULL, TENSOR_FLOAT32, tensor_cpu(), NULL, NULL);
+    assert_non_null(a);
+    assert_non_null(b);
+    assert_non_null(o);
+    tensor_iter_config *cfg = tensor_iter_config_new("plan");
+    assert_non_null(cfg);
+    assert_int_equal(tensor_iter_config_enable(cfg, TENSOR_ITER_REDUCTION), TENSOR_OK);
+    assert_int_equal(tensor_iter_config_add_output(cfg, o), TENSOR_OK);
+    assert_int_equal(tensor_iter_config_add_input(cfg, a), TENSOR_OK);
+    assert_int_equal(tensor_iter_config_add_input(cfg, b), TENSOR_OK);
+    const int dim = 1;
+    assert_int_equal(tensor_iter_config_reduce_dims(cfg, &dim, 1, false), TENSOR_OK);
+    tensor_iter_t *it = tensor_iter_build(cfg);
+    tensor_iter_config_free(cfg);
+    assert_non_null(it);
+    tensor_reduce_config c;
+    assert_int_equal(tensor_reduce_config_make(it, &h100, &f32_tuned, &c), TENSOR_OK);
+    const int64_t v = tensor_reduce_config_row_vectors(&c, it);
+    if (v > 0) assert_true(c.dense_rows);
+    tensor_iter_free(it);
+    tensor_release(a);
+    tensor_release(b);
+    tensor_release(o);
+    return v;
+}
+
+/* Aligned dense rows: both inputs' rows start on 16 bytes and hold whole vectors. A misaligned
+ * base, a row stride or a row length off by one element, and rows wide enough to be split
+ * over CTAs each fall back (0). */
+static void test_row_vectors(void **state) {
+    (void)state;
+    const int64_t full[2] = {1000, 8192}, row[1] = {8192};
+    assert_int_equal(row_vectors_of(0x100000, 1000, 8192, 8192, 0x2000000, 2, full), 2048);
+    assert_int_equal(row_vectors_of(0x100000, 1000, 8192, 8192, 0x2000000, 1, row), 2048);
+    assert_int_equal(row_vectors_of(0x100004, 1000, 8192, 8192, 0x2000000, 1, row), 0);  /* a's base */
+    assert_int_equal(row_vectors_of(0x100000, 1000, 8192, 8192, 0x2000008, 1, row), 0);  /* b's base */
+    assert_int_equal(row_vectors_of(0x100000, 400, 8192, 8196, 0x2000000, 1, row), 2048); /* padded rows */
+    assert_int_equal(row_vectors_of(0x100000, 1000, 8192, 8193, 0x2000000, 1, row), 0);  /* row stride */
+    const int64_t odd[1] = {8195}, wide[1] = {65536};
+    assert_int_equal(row_vectors_of(0x100000, 1000, 8195, 8195, 0x2000000, 1, odd), 0);   /* row length */
+    assert_int_equal(row_vectors_of(0x100000, 1000, 65536, 65536, 0x8000000, 1, wide), 0); /* global reduce */
+}
+
 /* sum(a * b) over dim 1 of a [rows, cols] float32 a and b of shape bshape (nb dims), as the
  * cache-hint rule sees it: the evict-first bits, the evict-last ones shifted left by 8. */
 static uint32_t evict_mask(int64_t rows, int64_t cols, int nb, const int64_t *bshape, int nin) {
@@ -659,6 +710,7 @@ static const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_resident_slot),
     cmocka_unit_test(test_evict_first),
     cmocka_unit_test(test_two_inputs_rows),
+    cmocka_unit_test(test_row_vectors),
     cmocka_unit_test(test_seed_16x128x64x128_dim1),
     cmocka_unit_test(test_seed_8x32x64x128_dim1),
     cmocka_unit_test(test_seed_8x32x64x128_dim1_tuned),
