@@ -15,7 +15,8 @@ A variant is a set of macros for one kernel source:
          evict-last for the broadcast row)
   MINB   __launch_bounds__ minimum blocks per SM (the register cap)
   PERSIST 0: one CTA per row; 1: grid of resident CTAs, each row's loads issued before the
-         previous row is reduced (needs N == T * L * 4)
+         previous row is reduced (needs N == T * L * 4); 2: as 1 with b's row (broadcast
+         only) loaded once into registers; 3: as 2 without the early loads of the next row
   SETUP  extra integer divisions before the first load (the cost of a general index path)
   CHAIN  dependent reads of a __constant__ table before the first load (SPREAD: 64 B apart)
   FMUL_RN products through __fmul_rn, added separately (the library's Dot: no FFMA)
@@ -140,6 +141,46 @@ vdot(const float *a, const float *b, float *out, int n, int rows, long long b_ro
     }
     float v = block_sum((acc0 + acc1) + (acc2 + acc3), sh);
     if (threadIdx.x == 0) out[row] = v;
+#elif P_PERSIST >= 2
+    // persistent CTAs with b's row (broadcast: b_row_stride 0) loaded once into registers; a's
+    // rows stream, and with PERSIST 2 the next row's loads are issued before this row is folded
+    float4 va[P_L], vb[P_L];
+    #pragma unroll
+    for (int u = 0; u < P_L; u++) vb[u] = ld(reinterpret_cast<const float4 *>(b) + threadIdx.x + u * P_T, pb);
+    int row = blockIdx.x;
+    if (row < rows) {
+        const float4 *A = reinterpret_cast<const float4 *>(a + (long long)row * n);
+        #pragma unroll
+        for (int u = 0; u < P_L; u++) va[u] = ld(A + threadIdx.x + u * P_T, pa);
+    }
+    for (; row < rows; row += gridDim.x) {
+        const int next = row + gridDim.x;
+        float4 na[P_L];
+#if P_PERSIST == 2
+        if (next < rows) {
+            const float4 *A = reinterpret_cast<const float4 *>(a + (long long)next * n);
+            #pragma unroll
+            for (int u = 0; u < P_L; u++) na[u] = ld(A + threadIdx.x + u * P_T, pa);
+        }
+#endif
+        float acc0 = 0.f, acc1 = 0.f, acc2 = 0.f, acc3 = 0.f;
+        #pragma unroll
+        for (int u = 0; u < P_L; u++) {
+            acc0 += va[u].x * vb[u].x; acc1 += va[u].y * vb[u].y; acc2 += va[u].z * vb[u].z; acc3 += va[u].w * vb[u].w;
+        }
+        float v = block_sum((acc0 + acc1) + (acc2 + acc3), sh);
+        if (threadIdx.x == 0) out[row] = v;
+        __syncthreads();
+#if P_PERSIST == 3
+        if (next < rows) {
+            const float4 *A = reinterpret_cast<const float4 *>(a + (long long)next * n);
+            #pragma unroll
+            for (int u = 0; u < P_L; u++) na[u] = ld(A + threadIdx.x + u * P_T, pa);
+        }
+#endif
+        #pragma unroll
+        for (int u = 0; u < P_L; u++) va[u] = na[u];
+    }
 #else
     int row = blockIdx.x;
     float4 va[P_L], vb[P_L];
@@ -195,6 +236,17 @@ VARIANTS = {
     "t512_l4_tree_chain8": dict(T=512, L=4, RED=0, HINT=1, MINB=2, PERSIST=0, CHAIN=8),
     "persist512": dict(T=512, L=4, RED=1, HINT=1, MINB=1, PERSIST=1),
     "persist256_l8": dict(T=256, L=8, RED=1, HINT=1, MINB=1, PERSIST=1),
+    # Inductor's launch on these rows (ncu): 512 threads, 32 registers, four CTAs per SM
+    "t512_l1_m4": dict(T=512, L=1, RED=1, HINT=1, MINB=4, PERSIST=0),
+    "t512_l2_m4": dict(T=512, L=2, RED=1, HINT=1, MINB=4, PERSIST=0),
+    "t512_l4_m4": dict(T=512, L=4, RED=1, HINT=1, MINB=4, PERSIST=0),
+    "t256_l4_m8": dict(T=256, L=4, RED=1, HINT=1, MINB=8, PERSIST=0),
+    # broadcast rows only (CASES=bcast): b's row held in registers by persistent CTAs
+    "bcast_regs512": dict(T=512, L=4, RED=1, HINT=1, MINB=1, PERSIST=2),
+    "bcast_regs512_m2": dict(T=512, L=4, RED=1, HINT=1, MINB=2, PERSIST=2),
+    "bcast_regs256_l8": dict(T=256, L=8, RED=1, HINT=1, MINB=1, PERSIST=2),
+    "bcast_regs512_noprefetch": dict(T=512, L=4, RED=1, HINT=1, MINB=2, PERSIST=3),
+    "bcast_regs256_l8_noprefetch": dict(T=256, L=8, RED=1, HINT=1, MINB=2, PERSIST=3),
 }
 
 
