@@ -30,8 +30,8 @@ enum {
 typedef struct tensor_cuda_reduce_plan {
     /* First, in 52 bytes: all that a CTA of aligned dense rows reads before its first load, so
      * that its start touches one or two lines of the parameter bank, not one per field spread
-     * over the plan (dependent parameter reads before the first load cost a short row kernel
-     * a few percent). */
+     * over the plan: on rows whose CTA lives a few microseconds, reads before the first load
+     * showed in the call's time (docs/perf_log.md). */
     const char *src[TENSOR_CUDA_REDUCE_MAX_INPUTS];
     /* Kernels of several inputs: bit q loads input q with an evict-first, or an evict-last,
      * L2 policy, and evict-first in L1 either way (tensor_reduce_config_cache_hints). */

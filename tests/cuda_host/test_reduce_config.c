@@ -545,6 +545,21 @@ static void test_format_and_errors(void **state) {
     unplan(&p);
 }
 
+/* A built reduction iterator over dim 1 into o, of inputs ins[0 .. nin). */
+static tensor_iter_t *dim1_iter(tensor_t *o, tensor_t *const *ins, int nin, bool keepdim) {
+    tensor_iter_config *cfg = tensor_iter_config_new("plan");
+    assert_non_null(cfg);
+    assert_int_equal(tensor_iter_config_enable(cfg, TENSOR_ITER_REDUCTION), TENSOR_OK);
+    assert_int_equal(tensor_iter_config_add_output(cfg, o), TENSOR_OK);
+    for (int q = 0; q < nin; q++) assert_int_equal(tensor_iter_config_add_input(cfg, ins[q]), TENSOR_OK);
+    const int dim = 1;
+    assert_int_equal(tensor_iter_config_reduce_dims(cfg, &dim, 1, keepdim), TENSOR_OK);
+    tensor_iter_t *it = tensor_iter_build(cfg);
+    tensor_iter_config_free(cfg);
+    assert_non_null(it);
+    return it;
+}
+
 /* Two inputs along the fastest dim (vecdot's rows): one CTA a row takes the dense-rows path,
  * 256 threads where a row is one round of loads for them (TENSOR_REDUCE_ROW_UNROLL vectors of
  * each input per thread), 512 where it is longer; rows split over CTAs (global reduce) keep the
@@ -559,16 +574,8 @@ static void test_two_inputs_rows(void **state) {
         tensor_t *a = tensor_from_blob((void *)(uintptr_t)0x100000, 2, sh, NULL, TENSOR_FLOAT32, tensor_cpu(), NULL, NULL);
         tensor_t *o = tensor_from_blob((void *)(uintptr_t)0x200000, 2, osh, NULL, TENSOR_FLOAT32, tensor_cpu(), NULL, NULL);
         for (int nin = 1; nin <= 2; nin++) {
-            tensor_iter_config *cfg = tensor_iter_config_new("plan");
-            assert_non_null(cfg);
-            assert_int_equal(tensor_iter_config_enable(cfg, TENSOR_ITER_REDUCTION), TENSOR_OK);
-            assert_int_equal(tensor_iter_config_add_output(cfg, o), TENSOR_OK);
-            for (int q = 0; q < nin; q++) assert_int_equal(tensor_iter_config_add_input(cfg, a), TENSOR_OK);
-            const int dim = 1;
-            assert_int_equal(tensor_iter_config_reduce_dims(cfg, &dim, 1, true), TENSOR_OK);
-            tensor_iter_t *it = tensor_iter_build(cfg);
-            tensor_iter_config_free(cfg);
-            assert_non_null(it);
+            tensor_t *const ins[2] = {a, a};
+            tensor_iter_t *it = dim1_iter(o, ins, nin, true);
             tensor_reduce_config c;
             assert_int_equal(tensor_reduce_config_make(it, &h100, &f32_tuned, &c), TENSOR_OK);
             assert_int_equal(c.block_width, 32);
@@ -605,17 +612,8 @@ static int64_t row_vectors_of(uintptr_t pa, int64_t rows, int64_t cols, int64_t 
     assert_non_null(a);
     assert_non_null(b);
     assert_non_null(o);
-    tensor_iter_config *cfg = tensor_iter_config_new("plan");
-    assert_non_null(cfg);
-    assert_int_equal(tensor_iter_config_enable(cfg, TENSOR_ITER_REDUCTION), TENSOR_OK);
-    assert_int_equal(tensor_iter_config_add_output(cfg, o), TENSOR_OK);
-    assert_int_equal(tensor_iter_config_add_input(cfg, a), TENSOR_OK);
-    assert_int_equal(tensor_iter_config_add_input(cfg, b), TENSOR_OK);
-    const int dim = 1;
-    assert_int_equal(tensor_iter_config_reduce_dims(cfg, &dim, 1, false), TENSOR_OK);
-    tensor_iter_t *it = tensor_iter_build(cfg);
-    tensor_iter_config_free(cfg);
-    assert_non_null(it);
+    tensor_t *const ins[2] = {a, b};
+    tensor_iter_t *it = dim1_iter(o, ins, 2, false);
     tensor_reduce_config c;
     assert_int_equal(tensor_reduce_config_make(it, &h100, &f32_tuned, &c), TENSOR_OK);
     const int64_t v = tensor_reduce_config_row_vectors(&c, it);
@@ -654,17 +652,8 @@ static uint32_t evict_mask(int64_t rows, int64_t cols, int nb, const int64_t *bs
     assert_non_null(a);
     assert_non_null(b);
     assert_non_null(o);
-    tensor_iter_config *cfg = tensor_iter_config_new("plan");
-    assert_non_null(cfg);
-    assert_int_equal(tensor_iter_config_enable(cfg, TENSOR_ITER_REDUCTION), TENSOR_OK);
-    assert_int_equal(tensor_iter_config_add_output(cfg, o), TENSOR_OK);
-    assert_int_equal(tensor_iter_config_add_input(cfg, a), TENSOR_OK);
-    if (nin > 1) assert_int_equal(tensor_iter_config_add_input(cfg, b), TENSOR_OK);
-    const int dim = 1;
-    assert_int_equal(tensor_iter_config_reduce_dims(cfg, &dim, 1, true), TENSOR_OK);
-    tensor_iter_t *it = tensor_iter_build(cfg);
-    tensor_iter_config_free(cfg);
-    assert_non_null(it);
+    tensor_t *const ins[2] = {a, b};
+    tensor_iter_t *it = dim1_iter(o, ins, nin, true);
     uint32_t first = 99, last = 99;
     tensor_reduce_config_cache_hints(it, &first, &last);
     const uint32_t m = first | last << 8;
