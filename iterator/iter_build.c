@@ -132,7 +132,9 @@ static void coalesce(tensor_iter_t *it) {
             merge = true;
             for (int a = 0; a < it->num_operands && merge; a++) {
                 const int64_t *s = it->operands[a].strides;
-                if (it->shape[prev] * s[prev] != s[d]) merge = false;
+                /* a huge stride of a broadcast dim can carry the product past int64: no merge */
+                int64_t span;
+                if (__builtin_mul_overflow(it->shape[prev], s[prev], &span) || span != s[d]) merge = false;
                 /* Belt and braces: a reduced dim never joins a kept one, even through a
                  * size-0 dim whose product is 0. */
                 if (it->is_reduction && it->operands[a].is_output && ((s[prev] == 0) != (s[d] == 0))) merge = false;
@@ -141,7 +143,7 @@ static void coalesce(tensor_iter_t *it) {
         if (merge) {
             if (it->shape[prev] == 1)
                 for (int a = 0; a < it->num_operands; a++) it->operands[a].strides[prev] = it->operands[a].strides[d];
-            it->shape[prev] *= it->shape[d];
+            it->shape[prev] *= it->shape[d]; /* fits: the shape's element count does (iter_shape.c) */
         } else {
             prev++;
             it->perm_groups[prev] = d;

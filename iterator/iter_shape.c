@@ -57,7 +57,29 @@ static tensor_status check_broadcasts_to(iter_build *b, const tensor_t *t, const
     return TENSOR_OK;
 }
 
+/* The product of the shape's non-zero sizes must fit int64: every count the iterator and its
+ * walkers take (numel, a coalesced dim, a piece's extent) is a product of some of them, even in
+ * an empty iterator, where a size-0 dim sits beside broadcast dims of any size. */
+static tensor_status check_element_count(const iter_build *b) {
+    int64_t n = 1;
+    for (int d = 0; d < b->ndim; d++) {
+        if (b->shape[d] > 0 && __builtin_mul_overflow(n, b->shape[d], &n)) {
+            char s[256];
+            return tensor_error(TENSOR_ERR_OVERFLOW, "%s: the shape %s has more elements than int64 holds", b->name,
+                                tt_iter_format_shape(s, sizeof s, b->ndim, b->shape));
+        }
+    }
+    return TENSOR_OK;
+}
+
+static tensor_status compute_shape(iter_build *b);
+
 tensor_status tt_iter_compute_shape(iter_build *b) {
+    const tensor_status st = compute_shape(b);
+    return st != TENSOR_OK ? st : check_element_count(b);
+}
+
+static tensor_status compute_shape(iter_build *b) {
     const tensor_iter_config *cfg = b->cfg;
     b->ndim = 0;
     if (cfg->has_static_shape) {

@@ -462,11 +462,16 @@ static void check_iterator(fuzz_case *fc, tensor_iter_t *it, unsigned char walk_
     if (it->logical_ndim != nshape) fz_fail("logical rank %d, reference %d", it->logical_ndim, nshape);
     for (int d = 0; d < nshape; d++)
         if (it->logical_shape[d] != shape[d]) fz_fail("logical dim %d is %lld, reference %lld", d, (long long)it->logical_shape[d], (long long)shape[d]);
-    int64_t numel = 1;
+    int64_t numel = 1, nonzero = 1;
     bool overflow = false;
-    for (int d = 0; d < nshape; d++) overflow |= __builtin_mul_overflow(numel, shape[d], &numel);
+    for (int d = 0; d < nshape; d++) {
+        overflow |= __builtin_mul_overflow(numel, shape[d], &numel);
+        if (shape[d] > 0 && __builtin_mul_overflow(nonzero, shape[d], &nonzero))
+            fz_fail("built a shape whose non-zero sizes multiply past int64 (dim %d)", d);
+    }
     int64_t cnumel = 1;
-    for (int d = 0; d < it->ndim; d++) cnumel *= it->shape[d];
+    for (int d = 0; d < it->ndim; d++)
+        if (__builtin_mul_overflow(cnumel, it->shape[d], &cnumel)) fz_fail("the computation shape's count overflows");
     if (!overflow && (tensor_iter_numel(it) != numel || cnumel != numel))
         fz_fail("computation shape has %lld elements, the broadcast shape %lld", (long long)cnumel, (long long)numel);
     int pn;

@@ -62,6 +62,26 @@ static void test_broadcast_mismatch(void **state) {
     tensor_release(f);
 }
 
+/* Broadcast shapes whose non-zero sizes multiply past int64 are refused, even when a size-0
+ * dim makes the iterator empty: views of no memory (stride 0) that broadcast to [2^40, 2^40]
+ * and [2^40, 2^40, 0]. */
+static void test_element_count_overflow(void **state) {
+    (void)state;
+    static float cell;
+    const int64_t big = INT64_C(1) << 40;
+    const int64_t sa[3] = {big, 1, 0}, sb[3] = {1, big, 0}, st[3] = {0, 0, 0};
+    for (int nd = 2; nd <= 3; nd++) {
+        tensor_t *a = tensor_from_blob(&cell, nd, sa, st, TENSOR_FLOAT32, tensor_cpu(), NULL, NULL);
+        tensor_t *b = tensor_from_blob(&cell, nd, sb, st, TENSOR_FLOAT32, tensor_cpu(), NULL, NULL);
+        assert_non_null(a);
+        assert_non_null(b);
+        tensor_t *in[2] = {a, b};
+        expect_build_error(NULL, in, 2, 0, TENSOR_ERR_OVERFLOW, "more elements than int64 holds");
+        tensor_release(a);
+        tensor_release(b);
+    }
+}
+
 static void test_bad_dims(void **state) {
     (void)state;
     tensor_t *m = itest_empty(2, I64(3, 4), TENSOR_FLOAT32), *s = itest_empty(0, NULL, TENSOR_FLOAT32);
@@ -432,7 +452,7 @@ static const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_rank_above_max),     cmocka_unit_test(test_mixed_devices),
     cmocka_unit_test(test_wrong_output_shape), cmocka_unit_test(test_wrong_dtype),
     cmocka_unit_test(test_overlap),            cmocka_unit_test(test_config_misuse),
-    cmocka_unit_test(test_narrow_split_misuse),
+    cmocka_unit_test(test_narrow_split_misuse), cmocka_unit_test(test_element_count_overflow),
 };
 
 TENSOR_TEST_GROUP(iter_errors, tests, NULL, NULL)
