@@ -164,7 +164,9 @@ typedef struct tensor_iter tensor_iter_t;
  * "The size of tensor a (2) must match the size of tensor b (3) at non-singleton dimension
  * 1"; wrong output shape), TENSOR_ERR_INDEX (reduce dim out of range), TENSOR_ERR_DTYPE,
  * TENSOR_ERR_DEVICE (mixed devices), TENSOR_ERR_INVALID_ARGUMENT (no operands, duplicate
- * dims, overlap), TENSOR_ERR_OUT_OF_MEMORY. Nothing leaks on failure. */
+ * dims, overlap), TENSOR_ERR_OVERFLOW (a broadcast shape whose non-zero sizes multiply past
+ * int64, the rule tensor shapes follow; a byte count or stride past int64),
+ * TENSOR_ERR_OUT_OF_MEMORY. Nothing leaks on failure. */
 TENSOR_API tensor_iter_t *tensor_iter_build(const tensor_iter_config *cfg);
 
 /* Convenience: a reduction over one input. out may be NULL (allocated with out_dtype);
