@@ -94,6 +94,21 @@ __device__ __forceinline__ float block_sum(float v, float *sh) {
     return v;
 #endif
 }
+// One round of the row at p: P_L vectors, thread t's at t, t + P_T, ...
+__device__ __forceinline__ void load_round(float4 (&v)[P_L], const float *p, unsigned long long pol) {
+    const float4 *P = reinterpret_cast<const float4 *>(p);
+    #pragma unroll
+    for (int u = 0; u < P_L; u++) v[u] = ld(P + threadIdx.x + u * P_T, pol);
+}
+// A thread's products of one round, in four sums folded at the end
+__device__ __forceinline__ float dot_round(const float4 (&x)[P_L], const float4 (&y)[P_L]) {
+    float acc0 = 0.f, acc1 = 0.f, acc2 = 0.f, acc3 = 0.f;
+    #pragma unroll
+    for (int u = 0; u < P_L; u++) {
+        acc0 += x[u].x * y[u].x; acc1 += x[u].y * y[u].y; acc2 += x[u].z * y[u].z; acc3 += x[u].w * y[u].w;
+    }
+    return (acc0 + acc1) + (acc2 + acc3);
+}
 extern "C" __global__ void __launch_bounds__(P_T, P_MINB)
 vdot(const float *a, const float *b, float *out, int n, int rows, long long b_row_stride, int d0, int d1
      /*PAD_PARAMS*/) {
@@ -102,8 +117,8 @@ vdot(const float *a, const float *b, float *out, int n, int rows, long long b_ro
 #endif
     __shared__ float sh[P_T];
     const unsigned long long pa = pol(false), pb = pol(b_row_stride == 0);
-    const int nv = n / 4;
 #if P_PERSIST == 0
+    const int nv = n / 4;
     int row = blockIdx.x;
 #if P_CHAIN
     {
@@ -145,39 +160,17 @@ vdot(const float *a, const float *b, float *out, int n, int rows, long long b_ro
     // persistent CTAs with b's row (broadcast: b_row_stride 0) loaded once into registers; a's
     // rows stream, and with PERSIST 2 the next row's loads are issued before this row is folded
     float4 va[P_L], vb[P_L];
-    #pragma unroll
-    for (int u = 0; u < P_L; u++) vb[u] = ld(reinterpret_cast<const float4 *>(b) + threadIdx.x + u * P_T, pb);
+    load_round(vb, b, pb);
     int row = blockIdx.x;
-    if (row < rows) {
-        const float4 *A = reinterpret_cast<const float4 *>(a + (long long)row * n);
-        #pragma unroll
-        for (int u = 0; u < P_L; u++) va[u] = ld(A + threadIdx.x + u * P_T, pa);
-    }
+    if (row < rows) load_round(va, a + (long long)row * n, pa);
     for (; row < rows; row += gridDim.x) {
         const int next = row + gridDim.x;
         float4 na[P_L];
-#if P_PERSIST == 2
-        if (next < rows) {
-            const float4 *A = reinterpret_cast<const float4 *>(a + (long long)next * n);
-            #pragma unroll
-            for (int u = 0; u < P_L; u++) na[u] = ld(A + threadIdx.x + u * P_T, pa);
-        }
-#endif
-        float acc0 = 0.f, acc1 = 0.f, acc2 = 0.f, acc3 = 0.f;
-        #pragma unroll
-        for (int u = 0; u < P_L; u++) {
-            acc0 += va[u].x * vb[u].x; acc1 += va[u].y * vb[u].y; acc2 += va[u].z * vb[u].z; acc3 += va[u].w * vb[u].w;
-        }
-        float v = block_sum((acc0 + acc1) + (acc2 + acc3), sh);
+        if (P_PERSIST == 2 && next < rows) load_round(na, a + (long long)next * n, pa);
+        float v = block_sum(dot_round(va, vb), sh);
         if (threadIdx.x == 0) out[row] = v;
         __syncthreads();
-#if P_PERSIST == 3
-        if (next < rows) {
-            const float4 *A = reinterpret_cast<const float4 *>(a + (long long)next * n);
-            #pragma unroll
-            for (int u = 0; u < P_L; u++) na[u] = ld(A + threadIdx.x + u * P_T, pa);
-        }
-#endif
+        if (P_PERSIST == 3 && next < rows) load_round(na, a + (long long)next * n, pa);
         #pragma unroll
         for (int u = 0; u < P_L; u++) va[u] = na[u];
     }
@@ -199,12 +192,7 @@ vdot(const float *a, const float *b, float *out, int n, int rows, long long b_ro
             #pragma unroll
             for (int u = 0; u < P_L; u++) { na[u] = ld(A + threadIdx.x + u * P_T, pa); nb[u] = ld(B + threadIdx.x + u * P_T, pb); }
         }
-        float acc0 = 0.f, acc1 = 0.f, acc2 = 0.f, acc3 = 0.f;
-        #pragma unroll
-        for (int u = 0; u < P_L; u++) {
-            acc0 += va[u].x * vb[u].x; acc1 += va[u].y * vb[u].y; acc2 += va[u].z * vb[u].z; acc3 += va[u].w * vb[u].w;
-        }
-        float v = block_sum((acc0 + acc1) + (acc2 + acc3), sh);
+        float v = block_sum(dot_round(va, vb), sh);
         if (threadIdx.x == 0) out[row] = v;
         __syncthreads();  // sh reused by the next row
         #pragma unroll
