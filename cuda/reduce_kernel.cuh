@@ -758,6 +758,49 @@ struct Reducer {
         return true;
     }
 
+    // The loads and folds of short_rows_run: lane tx of each row's group takes the row's units
+    // tx, tx + blockDim.x, ...; the R rows' loads of one unit step are issued before the first
+    // add. HINTED as in row_vectors (the plan's cache hints, chosen once per thread).
+    template <bool HINTED, int R>
+    __device__ __forceinline__ void short_row_loads(acc_t (&acc)[R], const uint32_t (&off)[R][NIN], uint32_t row0,
+                                                    uint32_t rows_h) const {
+        const uint32_t lanes = blockDim.x, tx = threadIdx.x;
+        const uint32_t n = p.num_inputs;
+#define TT_ROW_OK(r) (row0 + (uint32_t)(r) * rows_h < p.num_outputs)
+        if (p.cfg.short_vec == IN_VEC && IN_VEC > 1) {
+            using V = LoadVec<scalar_t, IN_VEC>;
+            const uint32_t units = n / IN_VEC;
+            for (uint32_t u = tx; u < units; u += lanes) {
+                V v[R][NIN];
+#pragma unroll
+                for (int r = 0; r < R; r++)
+                    if (TT_ROW_OK(r))
+#pragma unroll
+                        for (int q = 0; q < NIN; q++)
+                            v[r][q] = ld_in<HINTED>(reinterpret_cast<const V *>(p.src[q] + off[r][q]) + u, q);
+#pragma unroll
+                for (int r = 0; r < R; r++)
+                    if (TT_ROW_OK(r))
+#pragma unroll
+                        for (int i = 0; i < IN_VEC; i++) acc[r] = red(acc[r], ldv(v[r], i), u * IN_VEC + i);
+            }
+        } else {
+            for (uint32_t u = tx; u < n; u += lanes) {
+                scalar_t v[R][NIN];
+#pragma unroll
+                for (int r = 0; r < R; r++)
+                    if (TT_ROW_OK(r))
+#pragma unroll
+                        for (int q = 0; q < NIN; q++)
+                            v[r][q] = ld_in<HINTED>(reinterpret_cast<const scalar_t *>(p.src[q] + off[r][q]) + u, q);
+#pragma unroll
+                for (int r = 0; r < R; r++)
+                    if (TT_ROW_OK(r)) acc[r] = red(acc[r], ldn(v[r]), u);
+            }
+        }
+#undef TT_ROW_OK
+    }
+
     // ---- short rows (cfg.short_rows, OVS 1): a group of blockDim.x lanes owns a row ----
     // Thread (x, y) of CTA b folds rows b * H * R + r * H + y (r < R = TENSOR_REDUCE_SHORT_ROWS_N,
     // H = blockDim.y): lane x takes the row's units x, x + blockDim.x, ... (a unit is a 16-byte
@@ -767,7 +810,6 @@ struct Reducer {
     __device__ void short_rows_run() const {
         constexpr int R = TENSOR_REDUCE_SHORT_ROWS_N(IN_VEC, NIN);
         const uint32_t lanes = blockDim.x, tx = threadIdx.x, rows_h = blockDim.y;
-        const uint32_t n = p.num_inputs;
         const uint32_t row0 = blockIdx.x * rows_h * R + threadIdx.y;
         uint32_t off[R][NIN];  // each input's base of each row (bytes from p.src[q]); valid when row < num_outputs
         acc_t acc[R];
@@ -784,35 +826,11 @@ struct Reducer {
                 for (int q = 0; q < NIN; q++) off[r][q] = o[1 + q];
             }
         }
-#define TT_ROW_OK(r) (row0 + (uint32_t)(r) * rows_h < p.num_outputs)
-        if (p.cfg.short_vec == IN_VEC && IN_VEC > 1) {
-            using V = LoadVec<scalar_t, IN_VEC>;
-            const uint32_t units = n / IN_VEC;
-            for (uint32_t u = tx; u < units; u += lanes) {
-                V v[R][NIN];
-#pragma unroll
-                for (int r = 0; r < R; r++)
-                    if (TT_ROW_OK(r))
-#pragma unroll
-                        for (int q = 0; q < NIN; q++) v[r][q] = reinterpret_cast<const V *>(p.src[q] + off[r][q])[u];
-#pragma unroll
-                for (int r = 0; r < R; r++)
-                    if (TT_ROW_OK(r))
-#pragma unroll
-                        for (int i = 0; i < IN_VEC; i++) acc[r] = red(acc[r], ldv(v[r], i), u * IN_VEC + i);
-            }
+        if constexpr (NIN > 1) {
+            if (hinted()) short_row_loads<true>(acc, off, row0, rows_h);
+            else short_row_loads<false>(acc, off, row0, rows_h);
         } else {
-            for (uint32_t u = tx; u < n; u += lanes) {
-                scalar_t v[R][NIN];
-#pragma unroll
-                for (int r = 0; r < R; r++)
-                    if (TT_ROW_OK(r))
-#pragma unroll
-                        for (int q = 0; q < NIN; q++) v[r][q] = reinterpret_cast<const scalar_t *>(p.src[q] + off[r][q])[u];
-#pragma unroll
-                for (int r = 0; r < R; r++)
-                    if (TT_ROW_OK(r)) acc[r] = red(acc[r], ldn(v[r]), u);
-            }
+            short_row_loads<false>(acc, off, row0, rows_h);
         }
         // Every lane of the warp shuffles (rows past the end hold the identity); offsets stay
         // below the group width, so a group's first lane reads only its own group.
@@ -823,14 +841,13 @@ struct Reducer {
         if (tx == 0) {
 #pragma unroll
             for (int r = 0; r < R; r++) {
-                if (TT_ROW_OK(r)) {
+                if (row0 + (uint32_t)r * rows_h < p.num_outputs) {
                     vec_t out;
                     out.v[0] = acc[r];
                     store(row0 + (uint32_t)r * rows_h, out);
                 }
             }
         }
-#undef TT_ROW_OK
     }
 
     // ---- short rows, tile mode (cfg.short_tile; block {1, 256}) ----
