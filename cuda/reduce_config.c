@@ -327,28 +327,41 @@ static void plan_general(const tensor_iter_t *iter, const tensor_cuda_props *pro
     *out = c;
 }
 
-/* Rows of several inputs where each CTA is one row (lanes and warps split it, one CTA per
- * output): the kernel's dense-rows path, which skips the general index set-up and folds the
- * block with shuffles first. A CTA's life there is its start, its rounds of loads (a memory
- * latency each) and its block fold; a row longer than one round of the planned CTA (256
- * threads for several inputs, plan_general) gets 512 threads, so that a row of a few thousand
- * elements is one round (docs/perf_log.md). */
+/* Rows of several inputs, each folded whole by one warp (a CTA's warps take consecutive
+ * outputs) or by one CTA (its lanes and warps split the row): the kernel's dense-rows path,
+ * which skips the general index set-up and folds with shuffles first. A row's life there is
+ * its start, its rounds of loads (a memory latency each) and its fold, so the plan sizes the
+ * row's threads for one round of TENSOR_REDUCE_ROW_UNROLL vectors of each input per thread:
+ * a warp up to 32 x that many vectors, else a CTA of the next power of two of threads, up to
+ * 512 (several rounds past that). The general plan's shapes (a warp a row at 16384 x 2048, 512
+ * threads with one vector each at 4096 x 2048) ran 2-60% slower than one round
+ * (docs/perf_log.md). */
 static void plan_dense_rows(const tensor_iter_t *iter, const tensor_reduce_kernel_traits *tr, tensor_reduce_config *c) {
     const int nin = tensor_iter_ninputs(iter);
     if (nin < 2 || !c->reduce_fastest || !c->vectorize_input || c->output_vec_size != 1 || c->ctas_per_output != 1 ||
-        c->block_width != 32 || c->input_mult[TENSOR_REDUCE_BLOCK_X] != 1 ||
-        c->input_mult[TENSOR_REDUCE_BLOCK_Y] != c->block_width || c->output_mult[TENSOR_REDUCE_BLOCK_X] != 0 ||
-        c->output_mult[TENSOR_REDUCE_BLOCK_Y] != 0)
+        c->block_width != 32 || c->input_mult[TENSOR_REDUCE_BLOCK_X] != 1 || c->output_mult[TENSOR_REDUCE_BLOCK_X] != 0)
         return;
-    const int64_t vectors = c->num_inputs / c->input_vec_size;
-    if (vectors > (int64_t)c->num_threads * TENSOR_REDUCE_ROW_UNROLL(nin) && tr->max_threads >= 512 &&
-        c->num_threads < 512) {
-        c->block_height = 512 / c->block_width;
-        c->num_threads = 512;
-        c->step_input = 512;
-        c->values_per_thread = values_per_thread(c);
+    const bool cta_rows = c->input_mult[TENSOR_REDUCE_BLOCK_Y] == c->block_width &&
+                          c->output_mult[TENSOR_REDUCE_BLOCK_Y] == 0;
+    const bool warp_rows = c->input_mult[TENSOR_REDUCE_BLOCK_Y] == 0 && c->output_mult[TENSOR_REDUCE_BLOCK_Y] == 1;
+    if (!cta_rows && !warp_rows) return;
+    const int64_t vectors = c->num_inputs / c->input_vec_size, unroll = TENSOR_REDUCE_ROW_UNROLL(nin);
+    if (warp_rows && vectors <= 32 * unroll) { /* the general plan's warps a row already */
+        c->dense_rows = c->warp_rows = true;
+        return;
     }
+    int threads = 64;
+    while (threads < 512 && threads < tr->max_threads && threads * unroll < vectors) threads *= 2;
+    c->block_height = threads / c->block_width;
+    c->num_threads = threads;
+    c->input_mult[TENSOR_REDUCE_BLOCK_Y] = c->block_width;
+    c->output_mult[TENSOR_REDUCE_BLOCK_Y] = 0;
+    c->step_input = threads;
+    c->step_output = 1;
+    c->grid[0] = c->num_outputs;
+    c->values_per_thread = values_per_thread(c);
     c->dense_rows = true;
+    c->warp_rows = false;
 }
 
 tensor_status tensor_reduce_config_make(const tensor_iter_t *iter, const tensor_cuda_props *props,
@@ -467,6 +480,6 @@ int64_t tensor_reduce_config_format(const tensor_reduce_config *c, char *buf, si
                      c->output_vec_size, c->vt0, (long long)c->values_per_thread, (long long)c->ctas_per_output,
                      (long long)c->shared_memory_bytes, (long long)c->staging_bytes, (long long)c->semaphore_bytes,
                      c->short_tile ? ", short-rows kernel (tile)" : c->short_rows ? ", short-rows kernel"
-                     : c->dense_rows ? ", dense rows" : "");
+                     : c->warp_rows ? ", dense rows, a warp each" : c->dense_rows ? ", dense rows" : "");
     return n;
 }

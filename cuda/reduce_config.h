@@ -110,12 +110,15 @@ typedef struct tensor_reduce_config {
      * float32): each CTA copies step_output consecutive rows into shared memory with 16-byte
      * loads, then each thread folds whole rows from there; block {1, 256}. */
     bool short_tile;
-    /* Dense-rows path of the general kernel (several inputs): each CTA folds one whole row, its
-     * lanes and warps striding over the row in vectors, then one shuffle tree per warp and one
-     * over the warps. Set on the general plan of such rows; a row longer than one round of
-     * loads for the planned CTA (TENSOR_REDUCE_ROW_UNROLL vectors of each input per thread)
-     * gets 512 threads. */
+    /* Dense-rows path of the general kernel (several inputs, rows along the fastest dim): each
+     * row folded whole by one CTA (its lanes and warps stride over the row in vectors, then one
+     * shuffle tree per warp and one over the warps) or, with warp_rows, by one warp. The threads
+     * of a row are sized for one round of loads (TENSOR_REDUCE_ROW_UNROLL vectors of each input
+     * per thread): a warp for rows of up to 32 rounds' worth, else a CTA of 64 to 512 threads. */
     bool dense_rows;
+    /* Dense rows where each warp folds one row (block {32, H}: H rows a CTA): no shared memory
+     * and no barrier, a shuffle tree per warp. */
+    bool warp_rows;
 } tensor_reduce_config;
 
 #define TENSOR_REDUCE_TILE_MAX_ROW_BYTES 64

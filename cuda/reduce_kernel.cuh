@@ -894,42 +894,56 @@ struct Reducer {
         }
     }
 
-    // ---- dense rows (cfg.dense_rows; several inputs, OVS 1): CTA b folds row b ----
+    // ---- dense rows (cfg.dense_rows; several inputs, OVS 1): CTA b folds row b, or with
+    // cfg.warp_rows warp y of CTA b folds row b * blockDim.y + y ----
     // The general path's thread fold (1a) with the row's bases found directly, then a shuffle
-    // tree in each warp and one over the warps' partials (one barrier). On rows of a few
-    // thousand elements a CTA lives a few microseconds and its start and its block fold are
+    // tree in each warp and (CTA rows) one over the warps' partials (one barrier). On rows of a
+    // few thousand elements a CTA lives a few microseconds and its start and its block fold are
     // latency no other CTA hides well: the general set-up (every index multiplier, the mode
     // tests) and its tree over warps (two barriers a level) showed in the call's time
     // (docs/perf_log.md).
+    struct RowPlace {
+        uint32_t row, tid, step; // the row, this thread's place among the row's threads, their count
+    };
+    __device__ __forceinline__ RowPlace row_place() const {
+        if (p.cfg.warp_rows) return {blockIdx.x * blockDim.y + threadIdx.y, threadIdx.x, 32u};
+        return {blockIdx.x, threadIdx.x + threadIdx.y * blockDim.x, blockDim.x * blockDim.y};
+    }
     __device__ void dense_rows_run() const {
-        const uint32_t tid = threadIdx.x + threadIdx.y * blockDim.x, row = blockIdx.x;
+        const RowPlace at = row_place();
+        if (at.row >= p.num_outputs) return; // warp rows: the last CTA's spare warps (no barrier follows)
         uint32_t o[TENSOR_OFFSET_CALC_MAX_ARGS];
-        tensor_offset_calc_get_in_range(&p.out_calc, row, o);
+        tensor_offset_calc_get_in_range(&p.out_calc, at.row, o);
         Bases base;
 #pragma unroll
         for (int q = 0; q < NIN; q++) base.at[q] = p.src[q] + o[1 + q];
-        fold_row_store(vectorized_thread_reduce(base, tid), tid, o[0]); // the row's output offset, found above
+        fold_row_store(vectorized_thread_reduce(base, at.tid), at.tid, o[0]); // the row's output offset, found above
     }
     // Aligned dense rows (p.row_vecs > 0: every row of every input whole 16-byte vectors, the
     // outputs one dim): the row's bases from the leading plan words alone, and no head or tail.
     // The same loads into the same accumulators as dense_rows_run, so the same bits.
     __device__ void aligned_rows_run() const {
         using V = LoadVec<scalar_t, IN_VEC>;
-        const uint32_t tid = threadIdx.x + threadIdx.y * blockDim.x, row = blockIdx.x;
+        const RowPlace at = row_place();
+        if (at.row >= p.num_outputs) return;
         const V *vdata[NIN];
 #pragma unroll
-        for (int q = 0; q < NIN; q++) vdata[q] = reinterpret_cast<const V *>(p.src[q] + row * p.row_stride[q]);
+        for (int q = 0; q < NIN; q++) vdata[q] = reinterpret_cast<const V *>(p.src[q] + at.row * p.row_stride[q]);
         acc_t acc[NACC];
-        const uint32_t step = blockDim.x * blockDim.y; // a dense-rows CTA's lanes and warps all split the row
-        if (hinted()) row_vectors<true>(acc, vdata, p.row_vecs, step, tid, 0u);
-        else row_vectors<false>(acc, vdata, p.row_vecs, step, tid, 0u);
+        if (hinted()) row_vectors<true>(acc, vdata, p.row_vecs, at.step, at.tid, 0u);
+        else row_vectors<false>(acc, vdata, p.row_vecs, at.step, at.tid, 0u);
 #pragma unroll
         for (int i = 1; i < NACC; i++) acc[0] = Op::combine(acc[0], acc[i]);
-        fold_row_store(acc[0], tid, row * p.out_row_stride);
+        fold_row_store(acc[0], at.tid, at.row * p.out_row_stride);
     }
-    // The CTA's threads' partials of one row: shuffles in each warp, one barrier, then warp 0
-    // over the warps' partials; thread 0 stores the row's output at out_off.
+    // The row's threads' partials: shuffles in each warp; for CTA rows one barrier, then warp 0
+    // over the warps' partials. The row's first thread stores the output at out_off.
     __device__ __forceinline__ void fold_row_store(acc_t v, uint32_t tid, uint32_t out_off) const {
+        if (p.cfg.warp_rows) {
+            const acc_t r = warp_fold(v);
+            if (tid == 0) store_at(out_off, nullptr, r);
+            return;
+        }
         extern __shared__ __align__(16) unsigned char smem_raw[];
         vec_t *shared = reinterpret_cast<vec_t *>(smem_raw);
         vec_t value;

@@ -59,47 +59,53 @@ static void test_seed_matches_plan(void **state) {
 }
 
 /* sum(a * b) over rows of device tensors: rows of whole 16-byte vectors from the allocator take
- * the aligned-rows kernel (the explain says so, with the vectors per row), and the same rows
- * viewed one element in do not. */
+ * the aligned-rows kernel (the explain says so, with the vectors per row, and whether a warp
+ * folds each row), and the same rows viewed one element in do not. */
 static void test_aligned_rows(void **state) {
     (void)state;
 #if TENSOR_HAVE_CUDA
-    const int64_t sh[2] = {1000, 8193}, osh[1] = {1000};
-    tensor_t *a = tensor_zeros(2, sh, TENSOR_FLOAT32, tensor_cuda(0));
-    tensor_t *o = tensor_empty(1, osh, TENSOR_FLOAT32, tensor_cuda(0));
-    assert_non_null(a);
-    assert_non_null(o);
+    /* rows of 8192 (a CTA each) and of 512 (a warp each) */
+    const int64_t nrows[2] = {1000, 5000}, ncols[2] = {8192, 512};
     tensor_cuda_props props;
     assert_int_equal(tensor_cuda_reduce_device_props(0, &props, "test"), TENSOR_OK);
     const tensor_cuda_reduce_kind kind = {4, 4, NULL, NULL};
-    for (int start = 0; start <= 1; start++) {
-        tensor_t *v = tensor_narrow(a, 1, start, 8192); /* row stride 8193 elements: aligned only at 0 ... */
-        assert_non_null(v);
-        tensor_t *rows = start == 0 ? tensor_contiguous(v) : tensor_retain(v); /* ... so copy it dense */
-        assert_non_null(rows);
-        tensor_iter_config *cfg = tensor_iter_config_new("explain");
-        assert_non_null(cfg);
-        assert_int_equal(tensor_iter_config_enable(cfg, TENSOR_ITER_REDUCTION), TENSOR_OK);
-        assert_int_equal(tensor_iter_config_add_output(cfg, o), TENSOR_OK);
-        assert_int_equal(tensor_iter_config_add_input(cfg, rows), TENSOR_OK);
-        assert_int_equal(tensor_iter_config_add_input(cfg, rows), TENSOR_OK);
-        const int dim = 1;
-        assert_int_equal(tensor_iter_config_reduce_dims(cfg, &dim, 1, false), TENSOR_OK);
-        tensor_iter_t *it = tensor_iter_build(cfg);
-        tensor_iter_config_free(cfg);
-        assert_non_null(it);
-        char text[2048];
-        const int64_t n = tensor_cuda_reduce_explain(it, &props, kind, "dot", text, sizeof text);
-        assert_true(n > 0 && n < (int64_t)sizeof text);
-        assert_non_null(strstr(text, "dense rows"));
-        if ((strstr(text, "aligned rows of 2048 vectors") != NULL) != (start == 0))
-            fail_msg("start %d: %s", start, text);
-        tensor_iter_free(it);
-        tensor_release(rows);
-        tensor_release(v);
+    for (int k = 0; k < 2; k++) {
+        const int64_t sh[2] = {nrows[k], ncols[k] + 1}, osh[1] = {nrows[k]};
+        tensor_t *a = tensor_zeros(2, sh, TENSOR_FLOAT32, tensor_cuda(0));
+        tensor_t *o = tensor_empty(1, osh, TENSOR_FLOAT32, tensor_cuda(0));
+        assert_non_null(a);
+        assert_non_null(o);
+        char aligned[64];
+        snprintf(aligned, sizeof aligned, "aligned rows of %lld vectors", (long long)(ncols[k] / 4));
+        for (int start = 0; start <= 1; start++) {
+            tensor_t *v = tensor_narrow(a, 1, start, ncols[k]); /* row stride cols + 1: aligned only at 0 ... */
+            assert_non_null(v);
+            tensor_t *rows = start == 0 ? tensor_contiguous(v) : tensor_retain(v); /* ... so copy it dense */
+            assert_non_null(rows);
+            tensor_iter_config *cfg = tensor_iter_config_new("explain");
+            assert_non_null(cfg);
+            assert_int_equal(tensor_iter_config_enable(cfg, TENSOR_ITER_REDUCTION), TENSOR_OK);
+            assert_int_equal(tensor_iter_config_add_output(cfg, o), TENSOR_OK);
+            assert_int_equal(tensor_iter_config_add_input(cfg, rows), TENSOR_OK);
+            assert_int_equal(tensor_iter_config_add_input(cfg, rows), TENSOR_OK);
+            const int dim = 1;
+            assert_int_equal(tensor_iter_config_reduce_dims(cfg, &dim, 1, false), TENSOR_OK);
+            tensor_iter_t *it = tensor_iter_build(cfg);
+            tensor_iter_config_free(cfg);
+            assert_non_null(it);
+            char text[2048];
+            const int64_t n = tensor_cuda_reduce_explain(it, &props, kind, "dot", text, sizeof text);
+            assert_true(n > 0 && n < (int64_t)sizeof text);
+            assert_non_null(strstr(text, "dense rows"));
+            if ((strstr(text, "a warp each") != NULL) != (k == 1)) fail_msg("%lld columns: %s", (long long)ncols[k], text);
+            if ((strstr(text, aligned) != NULL) != (start == 0)) fail_msg("start %d: %s", start, text);
+            tensor_iter_free(it);
+            tensor_release(rows);
+            tensor_release(v);
+        }
+        tensor_release(a);
+        tensor_release(o);
     }
-    tensor_release(a);
-    tensor_release(o);
 #endif
 }
 

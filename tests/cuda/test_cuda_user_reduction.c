@@ -128,11 +128,16 @@ static void test_vecdot_layouts(void **state) {
          * 8196 elements over rows of 8192) */
         {2, {400, 8192}, {400, 8192}, 1, 0, 0, 0, "aligned rows"},
         {2, {400, 8196}, {1, 8196}, 1, 2, 0, 0, "aligned padded rows, b broadcast"},
+        /* many rows of up to 512 elements: a warp a row (the last CTA's spare warps idle),
+         * aligned and through the offsets; rows of 1024: 64-thread CTAs */
+        {2, {5001, 512}, {5001, 512}, 1, 0, 0, 0, "warp rows, aligned"},
+        {2, {3001, 401}, {3001, 401}, 1, 1, 0, 0, "warp rows, a with a head"},
+        {2, {5001, 1024}, {1, 1024}, 1, 0, 0, 0, "rows of two warps, b broadcast"},
         {2, {2, 1 << 21}, {2, 1 << 21}, 1, 0, 0, 0, "long rows, global reduce"},
         {2, {1 << 18, 4}, {1 << 18, 4}, 0, 0, 0, 0, "long columns, global reduce"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        if (q && i >= 18) break;
+        if (q && i >= 21) break;
         pair_t a = pair_of(rnd(cases[i].nd, cases[i].sa, TENSOR_FLOAT32, 100 + i));
         pair_t b = pair_of(rnd(cases[i].nd, cases[i].sb, TENSOR_FLOAT32, 200 + i));
         const int last = cases[i].nd - 1;

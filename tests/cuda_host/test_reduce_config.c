@@ -642,6 +642,56 @@ static void test_row_vectors(void **state) {
     assert_int_equal(row_vectors_of(0x100000, 1000, 65536, 65536, 0x8000000, 1, wide), 0); /* global reduce */
 }
 
+/* Dense rows of two float32 inputs get threads for one round of loads (4 vectors of each
+ * input per thread): rows of up to 512 elements a warp each (8 rows a CTA, no shared memory),
+ * longer rows a CTA each of the next power of two of threads (64 from 513 elements, 512 from
+ * 4097), whatever the general plan would have given; aligned when the rows are whole vectors.
+ * One input keeps the general plan. */
+static void test_dense_row_threads(void **state) {
+    (void)state;
+    static const struct {
+        int64_t rows, cols;
+        int threads; /* 32: a warp a row */
+    } cases[] = {{65536, 512, 32}, {20000, 300, 32}, {100, 512, 32}, {300, 1000, 64},   {65536, 1024, 64},
+                 {16384, 2048, 128}, {4096, 2048, 128}, {8, 2048, 128}, {1000, 4096, 256}, {8192, 8192, 512},
+                 {1000, 8195, 512}};
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        const int64_t sh[2] = {cases[k].rows, cases[k].cols}, osh[2] = {cases[k].rows, 1};
+        tensor_t *a = tensor_from_blob((void *)(uintptr_t)0x100000, 2, sh, NULL, TENSOR_FLOAT32, tensor_cpu(), NULL, NULL);
+        tensor_t *o = tensor_from_blob((void *)(uintptr_t)0x200000, 2, osh, NULL, TENSOR_FLOAT32, tensor_cpu(), NULL, NULL);
+        tensor_t *const ins[2] = {a, a};
+        for (int nin = 1; nin <= 2; nin++) {
+            tensor_iter_t *it = dim1_iter(o, ins, nin, true);
+            tensor_reduce_config c;
+            assert_int_equal(tensor_reduce_config_make(it, &h100, &f32_tuned, &c), TENSOR_OK);
+            char buf[512];
+            assert_true(tensor_reduce_config_format(&c, buf, sizeof buf) > 0);
+            if (nin == 1) {
+                assert_false(c.dense_rows || c.warp_rows);
+                assert_null(strstr(buf, "dense rows"));
+                tensor_iter_free(it);
+                continue;
+            }
+            const bool warp = cases[k].threads == 32;
+            assert_true(c.dense_rows);
+            assert_int_equal(c.warp_rows, warp);
+            assert_int_equal(c.block_width, 32);
+            assert_int_equal(c.num_threads, warp ? 256 : cases[k].threads);
+            assert_int_equal(c.block_height * c.block_width, c.num_threads);
+            assert_int_equal(c.step_input, warp ? 32 : cases[k].threads);
+            assert_int_equal(c.output_mult[TENSOR_REDUCE_BLOCK_Y], warp ? 1 : 0);
+            assert_int_equal(c.input_mult[TENSOR_REDUCE_BLOCK_Y], warp ? 0 : 32);
+            assert_int_equal(c.grid[0], warp ? (cases[k].rows + 7) / 8 : cases[k].rows);
+            assert_int_equal(c.shared_memory_bytes, warp ? 0 : 4 * cases[k].threads);
+            assert_int_equal(tensor_reduce_config_row_vectors(&c, it), cases[k].cols % 4 == 0 ? cases[k].cols / 4 : 0);
+            if ((strstr(buf, "a warp each") != NULL) != warp) fail_msg("%zu: %s", k, buf);
+            tensor_iter_free(it);
+        }
+        tensor_release(a);
+        tensor_release(o);
+    }
+}
+
 /* sum(a * b) over dim 1 of a [rows, cols] float32 a and b of shape bshape (nb dims), as the
  * cache-hint rule sees it: the evict-first bits, the evict-last ones shifted left by 8. */
 static uint32_t evict_mask(int64_t rows, int64_t cols, int nb, const int64_t *bshape, int nin) {
@@ -700,6 +750,7 @@ static const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_evict_first),
     cmocka_unit_test(test_two_inputs_rows),
     cmocka_unit_test(test_row_vectors),
+    cmocka_unit_test(test_dense_row_threads),
     cmocka_unit_test(test_seed_16x128x64x128_dim1),
     cmocka_unit_test(test_seed_8x32x64x128_dim1),
     cmocka_unit_test(test_seed_8x32x64x128_dim1_tuned),

@@ -229,6 +229,15 @@ VARIANTS = {
     "t512_l2_m4": dict(T=512, L=2, RED=1, HINT=1, MINB=4, PERSIST=0),
     "t512_l4_m4": dict(T=512, L=4, RED=1, HINT=1, MINB=4, PERSIST=0),
     "t256_l4_m8": dict(T=256, L=4, RED=1, HINT=1, MINB=8, PERSIST=0),
+    # many rows of a few thousand elements (ROWS=16384 COLS=2048, or 65536 x 1024), plain loads
+    # as the library's calls past 256 MiB: a CTA per row of T threads, L loads per round
+    "t64_l4_plain": dict(T=64, L=4, RED=1, HINT=0, MINB=1, PERSIST=0),
+    "t128_l4_plain": dict(T=128, L=4, RED=1, HINT=0, MINB=1, PERSIST=0),
+    "t128_l2_plain": dict(T=128, L=2, RED=1, HINT=0, MINB=1, PERSIST=0),
+    "t256_l2_plain": dict(T=256, L=2, RED=1, HINT=0, MINB=1, PERSIST=0),
+    "t256_l1_plain": dict(T=256, L=1, RED=1, HINT=0, MINB=1, PERSIST=0),
+    "t512_l1_plain": dict(T=512, L=1, RED=1, HINT=0, MINB=1, PERSIST=0),
+    "t128_l4_m4_plain": dict(T=128, L=4, RED=1, HINT=0, MINB=8, PERSIST=0),
     # broadcast rows only (CASES=bcast): b's row held in registers by persistent CTAs
     "bcast_regs512": dict(T=512, L=4, RED=1, HINT=1, MINB=1, PERSIST=2),
     "bcast_regs512_m2": dict(T=512, L=4, RED=1, HINT=1, MINB=2, PERSIST=2),
