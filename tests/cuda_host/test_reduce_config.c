@@ -560,24 +560,40 @@ static tensor_iter_t *dim1_iter(tensor_t *o, tensor_t *const *ins, int nin, bool
     return it;
 }
 
-/* Two inputs along the fastest dim (vecdot's rows): one CTA a row takes the dense-rows path,
- * 256 threads where a row is one round of loads for them (TENSOR_REDUCE_ROW_UNROLL vectors of
- * each input per thread), 512 where it is longer; rows split over CTAs (global reduce) keep the
- * general path. One input never takes it (512 threads at 8192 columns, as before). */
+/* The plan of sum(a) (nin 1) or sum(a * a) (nin 2) over dim 1 of a contiguous float32
+ * [rows, cols] view of no memory (keepdim): the config into c, its explain text into buf, and
+ * the vectors per aligned row (tensor_reduce_config_row_vectors) returned. */
+static int64_t plan_rows(int64_t rows, int64_t cols, int nin, tensor_reduce_config *c, char *buf, size_t size) {
+    const int64_t sh[2] = {rows, cols}, osh[2] = {rows, 1};
+    tensor_t *a = tensor_from_blob((void *)(uintptr_t)0x100000, 2, sh, NULL, TENSOR_FLOAT32, tensor_cpu(), NULL, NULL);
+    tensor_t *o = tensor_from_blob((void *)(uintptr_t)0x200000, 2, osh, NULL, TENSOR_FLOAT32, tensor_cpu(), NULL, NULL);
+    assert_non_null(a);
+    assert_non_null(o);
+    tensor_t *const ins[2] = {a, a};
+    tensor_iter_t *it = dim1_iter(o, ins, nin, true);
+    assert_int_equal(tensor_reduce_config_make(it, &h100, &f32_tuned, c), TENSOR_OK);
+    assert_true(tensor_reduce_config_format(c, buf, size) > 0);
+    const int64_t v = tensor_reduce_config_row_vectors(c, it);
+    tensor_iter_free(it);
+    tensor_release(a);
+    tensor_release(o);
+    return v;
+}
+
+/* Two inputs along the fastest dim (vecdot's rows), 1000 rows: one CTA a row takes the
+ * dense-rows path with threads for one round of loads (TENSOR_REDUCE_ROW_UNROLL vectors of each
+ * input per thread: 256 at 4096 columns, 512 at 8192); rows split over CTAs (global reduce) keep
+ * the general path. One input never takes it (512 threads at 8192 columns, as before). */
 static void test_two_inputs_rows(void **state) {
     (void)state;
     const int64_t cols[3] = {8192, 4096, 65536};
     const int height[3] = {16, 8, 8};
     const bool dense[3] = {true, true, false};
     for (int k = 0; k < 3; k++) {
-        const int64_t sh[2] = {1000, cols[k]}, osh[2] = {1000, 1};
-        tensor_t *a = tensor_from_blob((void *)(uintptr_t)0x100000, 2, sh, NULL, TENSOR_FLOAT32, tensor_cpu(), NULL, NULL);
-        tensor_t *o = tensor_from_blob((void *)(uintptr_t)0x200000, 2, osh, NULL, TENSOR_FLOAT32, tensor_cpu(), NULL, NULL);
         for (int nin = 1; nin <= 2; nin++) {
-            tensor_t *const ins[2] = {a, a};
-            tensor_iter_t *it = dim1_iter(o, ins, nin, true);
             tensor_reduce_config c;
-            assert_int_equal(tensor_reduce_config_make(it, &h100, &f32_tuned, &c), TENSOR_OK);
+            char buf[512];
+            plan_rows(1000, cols[k], nin, &c, buf, sizeof buf);
             assert_int_equal(c.block_width, 32);
             assert_int_equal(c.grid[0], 1000);
             assert_true(c.vectorize_input);
@@ -586,17 +602,12 @@ static void test_two_inputs_rows(void **state) {
                 assert_int_equal(c.dense_rows, dense[k]);
                 assert_int_equal(c.ctas_per_output, dense[k] ? 1 : 2);
                 assert_int_equal(c.step_input, (int64_t)32 * height[k] * c.ctas_per_output);
-                char buf[512];
-                assert_true(tensor_reduce_config_format(&c, buf, sizeof buf) > 0);
                 assert_int_equal(strstr(buf, "dense rows") != NULL, dense[k]);
             } else {
                 assert_false(c.dense_rows);
                 if (cols[k] == 8192) assert_int_equal(c.block_height, 16);
             }
-            tensor_iter_free(it);
         }
-        tensor_release(a);
-        tensor_release(o);
     }
 }
 
@@ -656,20 +667,13 @@ static void test_dense_row_threads(void **state) {
                  {16384, 2048, 128}, {4096, 2048, 128}, {8, 2048, 128}, {1000, 4096, 256}, {8192, 8192, 512},
                  {1000, 8195, 512}};
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
-        const int64_t sh[2] = {cases[k].rows, cases[k].cols}, osh[2] = {cases[k].rows, 1};
-        tensor_t *a = tensor_from_blob((void *)(uintptr_t)0x100000, 2, sh, NULL, TENSOR_FLOAT32, tensor_cpu(), NULL, NULL);
-        tensor_t *o = tensor_from_blob((void *)(uintptr_t)0x200000, 2, osh, NULL, TENSOR_FLOAT32, tensor_cpu(), NULL, NULL);
-        tensor_t *const ins[2] = {a, a};
         for (int nin = 1; nin <= 2; nin++) {
-            tensor_iter_t *it = dim1_iter(o, ins, nin, true);
             tensor_reduce_config c;
-            assert_int_equal(tensor_reduce_config_make(it, &h100, &f32_tuned, &c), TENSOR_OK);
             char buf[512];
-            assert_true(tensor_reduce_config_format(&c, buf, sizeof buf) > 0);
+            const int64_t row_vecs = plan_rows(cases[k].rows, cases[k].cols, nin, &c, buf, sizeof buf);
             if (nin == 1) {
                 assert_false(c.dense_rows || c.warp_rows);
                 assert_null(strstr(buf, "dense rows"));
-                tensor_iter_free(it);
                 continue;
             }
             const bool warp = cases[k].threads == 32;
@@ -683,12 +687,9 @@ static void test_dense_row_threads(void **state) {
             assert_int_equal(c.input_mult[TENSOR_REDUCE_BLOCK_Y], warp ? 0 : 32);
             assert_int_equal(c.grid[0], warp ? (cases[k].rows + 7) / 8 : cases[k].rows);
             assert_int_equal(c.shared_memory_bytes, warp ? 0 : 4 * cases[k].threads);
-            assert_int_equal(tensor_reduce_config_row_vectors(&c, it), cases[k].cols % 4 == 0 ? cases[k].cols / 4 : 0);
+            assert_int_equal(row_vecs, cases[k].cols % 4 == 0 ? cases[k].cols / 4 : 0);
             if ((strstr(buf, "a warp each") != NULL) != warp) fail_msg("%zu: %s", k, buf);
-            tensor_iter_free(it);
         }
-        tensor_release(a);
-        tensor_release(o);
     }
 }
 
