@@ -25,7 +25,9 @@ import cupy as cp
 import torch
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import timing  # noqa: E402
+import vecdot_probe  # noqa: E402  (its timing against torch.compile)
 
 SRC = r"""
 __device__ __forceinline__ unsigned long long pol() {
@@ -203,22 +205,7 @@ def main():
             err = ((out.double() - ref).abs().max() / scale).item()
             fns.append((f, None))
             labels.append(f"{nm}(regs {k.num_regs}, grid {grid}, err {err:.1e}{' BAD' if err > 1e-5 else ''})")
-        torch._dynamo.reset()
-        comp = torch.compile(lambda x, y: (x * y).sum(1), dynamic=False)
-        comp(a, b)
-        fns.append((lambda: comp(a, b), None))
-        labels.append("torch.compile")
-        if lib is not None:
-            import tt_ctypes
-            va, vb = tt_ctypes.view_of(lib, a), tt_ctypes.view_of(lib, b)
-            fns.append((lambda: lib.tensor_vecdot(va, vb, 1), lib.tensor_release))
-            labels.append("tensor_vecdot")
-        for rnd in range(int(os.environ.get("ROUNDS", 2))):
-            ms = timing.alternate(timer, fns, reps)
-            anchor = ms[labels.index("torch.compile")]
-            for lab, t in zip(labels, ms):
-                print(f"{shape} round {rnd}: {lab:55s} {t * 1000:8.2f} us  vs compile {anchor / t:5.3f}x", flush=True)
-                results.setdefault(shape, {}).setdefault(lab, []).append(t)
+        vecdot_probe.time_against_compile(timer, fns, labels, a, b, lib, shape, reps, results, 55)
         del a, b, ref, out
     json.dump(results, open(os.path.join(out_dir, "rows_probe.json"), "w"), indent=1)
 

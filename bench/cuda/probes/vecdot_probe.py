@@ -247,6 +247,28 @@ VARIANTS = {
 }
 
 
+def time_against_compile(timer, fns, labels, a, b, lib, tag, reps, results, width):
+    """Adds torch.compile of sum(a * b) over dim 1 (and the library's tensor_vecdot when lib is
+    loaded) to fns and labels, then times them all in ROUNDS rounds (timing.alternate), printing
+    each against torch.compile and appending the milliseconds to results[tag][label]."""
+    torch._dynamo.reset()
+    comp = torch.compile(lambda x, y: (x * y).sum(1), dynamic=False)
+    comp(a, b)
+    fns.append((lambda: comp(a, b), None))
+    labels.append("torch.compile")
+    if lib is not None:
+        import tt_ctypes
+        va, vb = tt_ctypes.view_of(lib, a), tt_ctypes.view_of(lib, b)
+        fns.append((lambda: lib.tensor_vecdot(va, vb, 1), lib.tensor_release))
+        labels.append("tensor_vecdot")
+    for rnd in range(int(os.environ.get("ROUNDS", 2))):
+        ms = timing.alternate(timer, fns, reps)
+        anchor = ms[labels.index("torch.compile")]
+        for lab, t in zip(labels, ms):
+            print(f"{tag} round {rnd}: {lab:{width}s} {t * 1000:8.2f} us  vs compile {anchor / t:5.3f}x", flush=True)
+            results.setdefault(tag, {}).setdefault(lab, []).append(t)
+
+
 def main():
     out_dir = sys.argv[1]
     reps = int(sys.argv[2]) if len(sys.argv) > 2 else 30
@@ -313,22 +335,7 @@ def main():
             err = ((out.double() - ref).abs().max() / (a.abs().double() * b.abs().double()).sum(1).max()).item()
             fns.append((f, None))
             labels.append(f"{nm}(grid {grid}, err {err:.1e}{' BAD' if err > 1e-5 else ''})")
-        torch._dynamo.reset()
-        comp = torch.compile(lambda x, y: (x * y).sum(1), dynamic=False)
-        comp(a, b)
-        fns.append((lambda: comp(a, b), None))
-        labels.append("torch.compile")
-        if lib is not None:
-            import tt_ctypes
-            va, vb = tt_ctypes.view_of(lib, a), tt_ctypes.view_of(lib, b)
-            fns.append((lambda: lib.tensor_vecdot(va, vb, 1), lib.tensor_release))
-            labels.append("tensor_vecdot")
-        for rnd in range(int(os.environ.get("ROUNDS", 2))):
-            ms = timing.alternate(timer, fns, reps)
-            anchor = ms[labels.index("torch.compile")]
-            for lab, t in zip(labels, ms):
-                print(f"{case} round {rnd}: {lab:60s} {t * 1000:8.2f} us  vs compile {anchor / t:5.3f}x", flush=True)
-                results.setdefault(case, {}).setdefault(lab, []).append(t)
+        time_against_compile(timer, fns, labels, a, b, lib, case, reps, results, 60)
     json.dump(results, open(os.path.join(out_dir, "vecdot_probe.json"), "w"), indent=1)
 
 
