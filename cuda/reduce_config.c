@@ -350,7 +350,7 @@ static void plan_dense_rows(const tensor_iter_t *iter, const tensor_reduce_kerne
         c->dense_rows = c->warp_rows = true;
         return;
     }
-    int threads = 64;
+    int threads = tr->max_threads < 64 ? 32 : 64; /* two warps at least, unless the traits allow one */
     while (threads < 512 && threads < tr->max_threads && threads * unroll < vectors) threads *= 2;
     c->block_height = threads / c->block_width;
     c->num_threads = threads;
@@ -361,7 +361,6 @@ static void plan_dense_rows(const tensor_iter_t *iter, const tensor_reduce_kerne
     c->grid[0] = c->num_outputs;
     c->values_per_thread = values_per_thread(c);
     c->dense_rows = true;
-    c->warp_rows = false;
 }
 
 tensor_status tensor_reduce_config_make(const tensor_iter_t *iter, const tensor_cuda_props *props,

@@ -963,7 +963,7 @@ struct Reducer {
     }
 
     __device__ void run() const {
-        if constexpr (NIN > 1 && OVS == 1 && !is_byte_sum<Op>::value) {
+        if constexpr (NIN > 1 && OVS == 1) { // byte sums have one input
             if (p.row_vecs != 0) {
                 aligned_rows_run();
                 return;

@@ -563,7 +563,8 @@ static tensor_iter_t *dim1_iter(tensor_t *o, tensor_t *const *ins, int nin, bool
 /* The plan of sum(a) (nin 1) or sum(a * a) (nin 2) over dim 1 of a contiguous float32
  * [rows, cols] view of no memory (keepdim): the config into c, its explain text into buf, and
  * the vectors per aligned row (tensor_reduce_config_row_vectors) returned. */
-static int64_t plan_rows(int64_t rows, int64_t cols, int nin, tensor_reduce_config *c, char *buf, size_t size) {
+static int64_t plan_rows_with(const tensor_reduce_kernel_traits *tr, int64_t rows, int64_t cols, int nin,
+                              tensor_reduce_config *c, char *buf, size_t size) {
     const int64_t sh[2] = {rows, cols}, osh[2] = {rows, 1};
     tensor_t *a = tensor_from_blob((void *)(uintptr_t)0x100000, 2, sh, NULL, TENSOR_FLOAT32, tensor_cpu(), NULL, NULL);
     tensor_t *o = tensor_from_blob((void *)(uintptr_t)0x200000, 2, osh, NULL, TENSOR_FLOAT32, tensor_cpu(), NULL, NULL);
@@ -571,13 +572,17 @@ static int64_t plan_rows(int64_t rows, int64_t cols, int nin, tensor_reduce_conf
     assert_non_null(o);
     tensor_t *const ins[2] = {a, a};
     tensor_iter_t *it = dim1_iter(o, ins, nin, true);
-    assert_int_equal(tensor_reduce_config_make(it, &h100, &f32_tuned, c), TENSOR_OK);
+    assert_int_equal(tensor_reduce_config_make(it, &h100, tr, c), TENSOR_OK);
     assert_true(tensor_reduce_config_format(c, buf, size) > 0);
     const int64_t v = tensor_reduce_config_row_vectors(c, it);
     tensor_iter_free(it);
     tensor_release(a);
     tensor_release(o);
     return v;
+}
+
+static int64_t plan_rows(int64_t rows, int64_t cols, int nin, tensor_reduce_config *c, char *buf, size_t size) {
+    return plan_rows_with(&f32_tuned, rows, cols, nin, c, buf, size);
 }
 
 /* Two inputs along the fastest dim (vecdot's rows), 1000 rows: one CTA a row takes the
@@ -693,6 +698,29 @@ static void test_dense_row_threads(void **state) {
     }
 }
 
+/* Traits that allow fewer than 512 threads a CTA cap the dense rows' threads too: a CTA row
+ * never has more threads than the traits allow, down to one warp. */
+static void test_dense_row_thread_cap(void **state) {
+    (void)state;
+    const int caps[3] = {32, 64, 128};
+    const int64_t cols[4] = {1000, 2048, 8192, 65536};
+    for (int k = 0; k < 3; k++) {
+        tensor_reduce_kernel_traits tr = f32_tuned;
+        tr.max_threads = caps[k];
+        for (int j = 0; j < 4; j++) {
+            tensor_reduce_config c;
+            char buf[512];
+            plan_rows_with(&tr, 1000, cols[j], 2, &c, buf, sizeof buf);
+            if ((int64_t)c.num_threads > caps[k]) fail_msg("cap %d, %lld columns: %s", caps[k], (long long)cols[j], buf);
+            if (c.dense_rows && !c.warp_rows) {
+                assert_int_equal(c.block_height * c.block_width, c.num_threads);
+                assert_int_equal(c.step_input, c.num_threads);
+                assert_int_equal(c.grid[0], 1000);
+            }
+        }
+    }
+}
+
 /* sum(a * b) over dim 1 of a [rows, cols] float32 a and b of shape bshape (nb dims), as the
  * cache-hint rule sees it: the evict-first bits, the evict-last ones shifted left by 8. */
 static uint32_t evict_mask(int64_t rows, int64_t cols, int nb, const int64_t *bshape, int nin) {
@@ -752,6 +780,7 @@ static const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_two_inputs_rows),
     cmocka_unit_test(test_row_vectors),
     cmocka_unit_test(test_dense_row_threads),
+    cmocka_unit_test(test_dense_row_thread_cap),
     cmocka_unit_test(test_seed_16x128x64x128_dim1),
     cmocka_unit_test(test_seed_8x32x64x128_dim1),
     cmocka_unit_test(test_seed_8x32x64x128_dim1_tuned),
