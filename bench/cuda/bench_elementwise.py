@@ -8,6 +8,7 @@ usage: bench_elementwise.py BENCH_BINARY OUT_DIR [REPS]"""
 import os, subprocess, sys
 
 binary, out_dir = sys.argv[1], sys.argv[2]
+os.makedirs(out_dir, exist_ok=True)
 reps = int(sys.argv[3]) if len(sys.argv) > 3 else 50
 
 res = subprocess.run([binary, str(reps)], capture_output=True, text=True)

@@ -19,6 +19,7 @@ import timing
 import tt_ctypes
 
 build_dir, out_dir = sys.argv[1], sys.argv[2]
+os.makedirs(out_dir, exist_ok=True)
 reps = int(sys.argv[3]) if len(sys.argv) > 3 else 30
 dev = torch.device("cuda")
 lib = tt_ctypes.load(build_dir)

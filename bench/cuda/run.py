@@ -29,6 +29,7 @@ import cases as case_lib
 import tt_ctypes
 
 build_dir, out_dir = sys.argv[1], sys.argv[2]
+os.makedirs(out_dir, exist_ok=True)
 reps = int(sys.argv[3]) if len(sys.argv) > 3 else 50
 cases = case_lib.load()
 clean_names = os.environ.get("CLEAN_CASES", "full_16M,inner_65536x1024,outer_4Mx3,f16_inner_4096sq,bf16_full_256M,i8_full_256M,f64_full_64M").split(",")
