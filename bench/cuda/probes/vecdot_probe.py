@@ -21,6 +21,10 @@ A variant is a set of macros for one kernel source:
   CHAIN  dependent reads of a __constant__ table before the first load (SPREAD: 64 B apart)
   FMUL_RN products through __fmul_rn, added separately (the library's Dot: no FFMA)
   PAD    more 8-byte kernel parameters (the library passes its plan, ~1.3 KB, by value)
+  SPLIT  (kernel vdot_split) equal ranges of the flattened rows' vectors, one per CTA of a grid
+         of SPLIT x the resident CTAs; a row shared by CTAs is added up by the last to arrive
+  CH, ST, CPS (kernel vdot_tma) the same equal ranges, streamed by bulk copies (cp.async.bulk)
+         into ST shared-memory stages of up to CH vectors per input, CPS CTAs an SM
 
 usage: vecdot_probe.py OUT_DIR [REPS]   (env: BUILD=build dir for tensor_vecdot, VARIANTS=a,b,
 CASES=same,bcast, ROUNDS=2, ROWS and COLS for another shape)"""
@@ -200,6 +204,155 @@ vdot(const float *a, const float *b, float *out, int n, int rows, long long b_ro
     }
 #endif
 }
+// Balanced split (SPLIT variants): the R x N/4 vectors of the rows, flattened, cut into gridDim.x
+// equal ranges, one a resident CTA. A CTA folds each row piece it holds; a row that is not whole
+// in one CTA leaves one partial per CTA in part[row * maxp + k], and the last of its CTAs to
+// arrive (a counter per row, put back to 0 by that CTA) adds them in k order, so the bits do not
+// depend on which CTA comes last.
+__device__ __forceinline__ long long cta_of(long long c, long long V, long long G) { return ((c + 1) * G - 1) / V; }
+extern "C" __global__ void __launch_bounds__(P_T, P_MINB)
+vdot_split(const float *a, const float *b, float *out, float *part, unsigned *cnt, int n, int rows,
+           long long b_row_stride, int maxp) {
+    __shared__ float sh[P_T];
+    __shared__ bool last;
+    const unsigned long long pa = pol(false), pb = pol(b_row_stride == 0);
+    const long long nv = n / 4, V = (long long)rows * nv, G = gridDim.x, g = blockIdx.x;
+    long long s = V * g / G;
+    const long long e = V * (g + 1) / G;
+    while (s < e) {
+        const long long row = s / nv, rs = row * nv, re = min(e, rs + nv);
+        const float4 *A = reinterpret_cast<const float4 *>(a) + rs;
+        const float4 *B = reinterpret_cast<const float4 *>(b + row * b_row_stride);
+        float acc0 = 0.f, acc1 = 0.f, acc2 = 0.f, acc3 = 0.f;
+        const int jend = (int)(re - rs);
+        #pragma unroll 1
+        for (int j = (int)(s - rs) + threadIdx.x; j < jend; j += P_T * P_L) {
+            float4 va[P_L], vb[P_L];
+            #pragma unroll
+            for (int u = 0; u < P_L; u++) {
+                if (j + u * P_T < jend) { va[u] = ld(A + j + u * P_T, pa); vb[u] = ld(B + j + u * P_T, pb); }
+                else { va[u] = make_float4(0.f, 0.f, 0.f, 0.f); vb[u] = va[u]; }
+            }
+            #pragma unroll
+            for (int u = 0; u < P_L; u++) {
+                acc0 += va[u].x * vb[u].x; acc1 += va[u].y * vb[u].y; acc2 += va[u].z * vb[u].z; acc3 += va[u].w * vb[u].w;
+            }
+        }
+        const float v = block_sum((acc0 + acc1) + (acc2 + acc3), sh);
+        const long long gf = cta_of(rs, V, G), gl = cta_of(rs + nv - 1, V, G);
+        if (gf == gl) {
+            if (threadIdx.x == 0) out[row] = v;
+        } else {
+            if (threadIdx.x == 0) {
+                part[row * maxp + (g - gf)] = v;
+                __threadfence();
+                last = atomicAdd(cnt + row, 1u) == (unsigned)(gl - gf);
+            }
+            __syncthreads();
+            if (last && threadIdx.x == 0) {
+                __threadfence();
+                float t = 0.f;
+                for (int k = 0; k <= (int)(gl - gf); k++) t += __ldcg(part + row * maxp + k);
+                out[row] = t;
+                cnt[row] = 0;
+            }
+        }
+        __syncthreads();  // sh and last reused by the next piece
+        s = re;
+    }
+}
+#ifdef P_ST
+// TMA variants: persistent CTAs (P_CPS an SM), each with an equal range of the flattened rows'
+// vectors, streamed through a ring of P_ST shared-memory stages of up to P_CH vectors per input
+// by bulk copies (one thread issues them; an mbarrier per stage counts the bytes in). A chunk
+// ends at its row's end and at the range's end, so a CTA reads exactly its share.
+__device__ __forceinline__ unsigned sm32(const void *p) { return (unsigned)__cvta_generic_to_shared(p); }
+__device__ __forceinline__ void mb_wait(unsigned addr, unsigned phase) {
+    unsigned ok = 0;
+    while (!ok)
+        asm volatile("{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2; selp.u32 %0, 1, 0, p; }"
+                     : "=r"(ok) : "r"(addr), "r"(phase) : "memory");
+}
+__device__ __forceinline__ long long chunk_end(long long p, long long nv, long long e) {
+    return min(min(p + P_CH, (p / nv + 1) * nv), e);
+}
+extern "C" __global__ void __launch_bounds__(P_T, 1)
+vdot_tma(const float *a, const float *b, float *out, float *part, unsigned *cnt, int n, int rows,
+         long long b_row_stride, int maxp) {
+    extern __shared__ __align__(128) unsigned char smem[];
+    float4 *bufa = reinterpret_cast<float4 *>(smem), *bufb = bufa + P_ST * P_CH;
+    unsigned long long *full = reinterpret_cast<unsigned long long *>(bufb + P_ST * P_CH);
+    __shared__ float sh[P_T];
+    __shared__ bool last;
+    const long long nv = n / 4, V = (long long)rows * nv, G = gridDim.x, g = blockIdx.x;
+    const long long s0 = V * g / G, e = V * (g + 1) / G;
+    if (threadIdx.x == 0) {
+        for (int s = 0; s < P_ST; s++) asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" :: "r"(sm32(full + s)));
+        asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+    }
+    __syncthreads();
+    long long pp = s0;  // the producer's cursor (thread 0)
+    int ps = 0;
+    auto issue = [&]() {
+        const long long ce = chunk_end(pp, nv, e), row = pp / nv;
+        const unsigned bytes = (unsigned)(ce - pp) * 16u;
+        const float4 *A = reinterpret_cast<const float4 *>(a) + pp;
+        const float4 *B = reinterpret_cast<const float4 *>(b + row * b_row_stride) + (pp - row * nv);
+        const unsigned bar = sm32(full + ps);
+        asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" :: "r"(bar), "r"(2u * bytes) : "memory");
+        asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];"
+                     :: "r"(sm32(bufa + ps * P_CH)), "l"(A), "r"(bytes), "r"(bar) : "memory");
+        asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];"
+                     :: "r"(sm32(bufb + ps * P_CH)), "l"(B), "r"(bytes), "r"(bar) : "memory");
+        pp = ce;
+        ps = ps + 1 == P_ST ? 0 : ps + 1;
+    };
+    if (threadIdx.x == 0)
+        for (int k = 0; k < P_ST && pp < e; k++) issue();
+    float acc0 = 0.f, acc1 = 0.f, acc2 = 0.f, acc3 = 0.f;
+    long long p = s0;
+    int s = 0;
+    unsigned phase = 0;
+    while (p < e) {
+        const long long ce = chunk_end(p, nv, e), row = p / nv;
+        const int len = (int)(ce - p);
+        mb_wait(sm32(full + s), phase);
+        const float4 *X = bufa + s * P_CH, *Y = bufb + s * P_CH;
+        #pragma unroll 4
+        for (int j = threadIdx.x; j < len; j += P_T) {
+            const float4 x = X[j], y = Y[j];
+            acc0 += x.x * y.x; acc1 += x.y * y.y; acc2 += x.z * y.z; acc3 += x.w * y.w;
+        }
+        __syncthreads();  // stage s read by every thread: thread 0 may refill it
+        if (threadIdx.x == 0 && pp < e) issue();
+        p = ce;
+        if (++s == P_ST) { s = 0; phase ^= 1; }
+        if (p == e || p == (row + 1) * nv) {  // the end of this CTA's piece of the row
+            const float v = block_sum((acc0 + acc1) + (acc2 + acc3), sh);
+            acc0 = acc1 = acc2 = acc3 = 0.f;
+            const long long gf = cta_of(row * nv, V, G), gl = cta_of(row * nv + nv - 1, V, G);
+            if (gf == gl) {
+                if (threadIdx.x == 0) out[row] = v;
+            } else {
+                if (threadIdx.x == 0) {
+                    part[row * maxp + (g - gf)] = v;
+                    __threadfence();
+                    last = atomicAdd(cnt + row, 1u) == (unsigned)(gl - gf);
+                }
+                __syncthreads();
+                if (last && threadIdx.x == 0) {
+                    __threadfence();
+                    float t = 0.f;
+                    for (int k = 0; k <= (int)(gl - gf); k++) t += __ldcg(part + row * maxp + k);
+                    out[row] = t;
+                    cnt[row] = 0;
+                }
+            }
+            __syncthreads();
+        }
+    }
+}
+#endif
 """
 
 # name -> macros
@@ -244,6 +397,22 @@ VARIANTS = {
     "bcast_regs256_l8": dict(T=256, L=8, RED=1, HINT=1, MINB=1, PERSIST=2),
     "bcast_regs512_noprefetch": dict(T=512, L=4, RED=1, HINT=1, MINB=2, PERSIST=3),
     "bcast_regs256_l8_noprefetch": dict(T=256, L=8, RED=1, HINT=1, MINB=2, PERSIST=3),
+    # balanced split: equal ranges of the flattened rows, one a resident CTA (grid = SMs x the
+    # CTAs an SM holds, times SPLIT), partial rows added by the last CTA of each row
+    "split512_l4": dict(T=512, L=4, RED=1, HINT=1, MINB=2, PERSIST=0, SPLIT=1),
+    "split512_l2": dict(T=512, L=2, RED=1, HINT=1, MINB=4, PERSIST=0, SPLIT=1),
+    "split256_l4": dict(T=256, L=4, RED=1, HINT=1, MINB=4, PERSIST=0, SPLIT=1),
+    "split256_l2": dict(T=256, L=2, RED=1, HINT=1, MINB=8, PERSIST=0, SPLIT=1),
+    "split1024_l2": dict(T=1024, L=2, RED=1, HINT=1, MINB=1, PERSIST=0, SPLIT=1),
+    "split512_l4_x2": dict(T=512, L=4, RED=1, HINT=1, MINB=2, PERSIST=0, SPLIT=2),
+    "split256_l4_x2": dict(T=256, L=4, RED=1, HINT=1, MINB=4, PERSIST=0, SPLIT=2),
+    # bulk copies through shared memory: T threads, CPS CTAs an SM, ST stages of CH vectors
+    "tma_t256_ch1024_st4": dict(T=256, L=1, RED=1, HINT=0, MINB=1, PERSIST=0, CH=1024, ST=4, CPS=1),
+    "tma_t256_ch512_st8": dict(T=256, L=1, RED=1, HINT=0, MINB=1, PERSIST=0, CH=512, ST=8, CPS=1),
+    "tma_t512_ch1024_st6": dict(T=512, L=1, RED=1, HINT=0, MINB=1, PERSIST=0, CH=1024, ST=6, CPS=1),
+    "tma_t256_ch512_st4_c2": dict(T=256, L=1, RED=1, HINT=0, MINB=1, PERSIST=0, CH=512, ST=4, CPS=2),
+    "tma_t128_ch256_st6_c4": dict(T=128, L=1, RED=1, HINT=0, MINB=1, PERSIST=0, CH=256, ST=6, CPS=4),
+    "tma_t256_ch256_st12": dict(T=256, L=1, RED=1, HINT=0, MINB=1, PERSIST=0, CH=256, ST=12, CPS=1),
 }
 
 
@@ -281,14 +450,16 @@ def main():
     kernels = {}
     for nm in names:
         m = VARIANTS[nm]
-        opts = tuple("-DP_%s=%d" % kv for kv in m.items() if kv[0] != "SPREAD") + ("-arch=sm_90", "-std=c++17")
+        opts = tuple("-DP_%s=%d" % kv for kv in m.items() if kv[0] not in ("SPREAD", "SPLIT", "CPS")) + ("-arch=sm_90", "-std=c++17")
         pad = m.get("PAD", 0)
         code = SRC  # PAD more 8-byte parameters (the library's plan is a 1.3 KB parameter)
         if pad:
             code = code.replace("/*PAD_PARAMS*/", "".join(", long long pad%d" % i for i in range(pad)))
             code = code.replace("/*PAD_LAST*/", "pad%d" % (pad - 1))
         mod = cp.RawModule(code=code, options=opts)
-        k = mod.get_function("vdot")
+        k = mod.get_function("vdot_tma" if m.get("ST") else "vdot_split" if m.get("SPLIT") else "vdot")
+        if m.get("ST"):
+            k.max_dynamic_shared_size_bytes = m["ST"] * m["CH"] * 32 + m["ST"] * 8
         # the chain's table: 0 -> 16 -> 32 ... (64 bytes apart) or 0 -> 1 -> 2 ...
         step = 16 if m.get("SPREAD") else 1
         tab = np.zeros(1024, np.int32)
@@ -319,17 +490,33 @@ def main():
         for nm, (k, m) in kernels.items():
             T = m["T"]
             pads = tuple(cp.int64(i) for i in range(m.get("PAD", 0)))
-            if m["PERSIST"]:
+            if m.get("ST"):
+                grid = sms * m["CPS"]
+            elif m["PERSIST"] or m.get("SPLIT"):
                 regs = (k.num_regs + 7) // 8 * 8
                 per_sm = min(65536 // (regs * T), 2048 // T)
-                grid = min(R, sms * per_sm)
+                grid = min(R, sms * per_sm) if m["PERSIST"] else sms * per_sm * m["SPLIT"]
             else:
                 grid = R
 
-            def f(k=k, T=T, grid=grid, pads=pads):
-                k((grid,), (T,), (cp.uint64(a.data_ptr()), cp.uint64(b.data_ptr()), cp.uint64(out.data_ptr()),
-                                   cp.int32(N), cp.int32(R), cp.int64(bstride), cp.int32(1 << 30), cp.int32(1)) + pads)
-                return out
+            if m.get("SPLIT") or m.get("ST"):
+                per = R * (N // 4) // grid
+                maxp = (N // 4) // max(per, 1) + 2
+                part = torch.zeros(R * maxp, device=dev)
+                cnt = torch.zeros(R, dtype=torch.int32, device=dev)
+
+                smem = m["ST"] * m["CH"] * 32 + m["ST"] * 8 if m.get("ST") else 0
+
+                def f(k=k, T=T, grid=grid, part=part, cnt=cnt, maxp=maxp, smem=smem):
+                    k((grid,), (T,), (cp.uint64(a.data_ptr()), cp.uint64(b.data_ptr()), cp.uint64(out.data_ptr()),
+                                       cp.uint64(part.data_ptr()), cp.uint64(cnt.data_ptr()), cp.int32(N), cp.int32(R),
+                                       cp.int64(bstride), cp.int32(maxp)), shared_mem=smem)
+                    return out
+            else:
+                def f(k=k, T=T, grid=grid, pads=pads):
+                    k((grid,), (T,), (cp.uint64(a.data_ptr()), cp.uint64(b.data_ptr()), cp.uint64(out.data_ptr()),
+                                       cp.int32(N), cp.int32(R), cp.int64(bstride), cp.int32(1 << 30), cp.int32(1)) + pads)
+                    return out
             f()
             torch.cuda.synchronize()
             err = ((out.double() - ref).abs().max() / (a.abs().double() * b.abs().double()).sum(1).max()).item()
