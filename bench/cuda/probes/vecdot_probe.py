@@ -210,6 +210,29 @@ vdot(const float *a, const float *b, float *out, int n, int rows, long long b_ro
 // arrive (a counter per row, put back to 0 by that CTA) adds them in k order, so the bits do not
 // depend on which CTA comes last.
 __device__ __forceinline__ long long cta_of(long long c, long long V, long long G) { return ((c + 1) * G - 1) / V; }
+// This CTA's sum v of its piece of row (every thread calls it): the output if the row is whole in
+// this CTA, else its partial, and the row's sum from the last of its CTAs to arrive.
+__device__ void store_piece(float v, float *out, float *part, unsigned *cnt, long long row, long long nv,
+                            long long V, long long G, long long g, int maxp, bool *last) {
+    const long long gf = cta_of(row * nv, V, G), gl = cta_of(row * nv + nv - 1, V, G);
+    if (gf == gl) {
+        if (threadIdx.x == 0) out[row] = v;
+        return;
+    }
+    if (threadIdx.x == 0) {
+        part[row * maxp + (g - gf)] = v;
+        __threadfence();
+        *last = atomicAdd(cnt + row, 1u) == (unsigned)(gl - gf);
+    }
+    __syncthreads();
+    if (*last && threadIdx.x == 0) {
+        __threadfence();
+        float t = 0.f;
+        for (int k = 0; k <= (int)(gl - gf); k++) t += __ldcg(part + row * maxp + k);
+        out[row] = t;
+        cnt[row] = 0;
+    }
+}
 extern "C" __global__ void __launch_bounds__(P_T, P_MINB)
 vdot_split(const float *a, const float *b, float *out, float *part, unsigned *cnt, int n, int rows,
            long long b_row_stride, int maxp) {
@@ -239,24 +262,7 @@ vdot_split(const float *a, const float *b, float *out, float *part, unsigned *cn
             }
         }
         const float v = block_sum((acc0 + acc1) + (acc2 + acc3), sh);
-        const long long gf = cta_of(rs, V, G), gl = cta_of(rs + nv - 1, V, G);
-        if (gf == gl) {
-            if (threadIdx.x == 0) out[row] = v;
-        } else {
-            if (threadIdx.x == 0) {
-                part[row * maxp + (g - gf)] = v;
-                __threadfence();
-                last = atomicAdd(cnt + row, 1u) == (unsigned)(gl - gf);
-            }
-            __syncthreads();
-            if (last && threadIdx.x == 0) {
-                __threadfence();
-                float t = 0.f;
-                for (int k = 0; k <= (int)(gl - gf); k++) t += __ldcg(part + row * maxp + k);
-                out[row] = t;
-                cnt[row] = 0;
-            }
-        }
+        store_piece(v, out, part, cnt, row, nv, V, G, g, maxp, &last);
         __syncthreads();  // sh and last reused by the next piece
         s = re;
     }
@@ -330,24 +336,7 @@ vdot_tma(const float *a, const float *b, float *out, float *part, unsigned *cnt,
         if (p == e || p == (row + 1) * nv) {  // the end of this CTA's piece of the row
             const float v = block_sum((acc0 + acc1) + (acc2 + acc3), sh);
             acc0 = acc1 = acc2 = acc3 = 0.f;
-            const long long gf = cta_of(row * nv, V, G), gl = cta_of(row * nv + nv - 1, V, G);
-            if (gf == gl) {
-                if (threadIdx.x == 0) out[row] = v;
-            } else {
-                if (threadIdx.x == 0) {
-                    part[row * maxp + (g - gf)] = v;
-                    __threadfence();
-                    last = atomicAdd(cnt + row, 1u) == (unsigned)(gl - gf);
-                }
-                __syncthreads();
-                if (last && threadIdx.x == 0) {
-                    __threadfence();
-                    float t = 0.f;
-                    for (int k = 0; k <= (int)(gl - gf); k++) t += __ldcg(part + row * maxp + k);
-                    out[row] = t;
-                    cnt[row] = 0;
-                }
-            }
+            store_piece(v, out, part, cnt, row, nv, V, G, g, maxp, &last);
             __syncthreads();
         }
     }
