@@ -56,12 +56,31 @@ static bool inputs_unit_stride(const tensor_iter_t *iter, int d, int elem) {
     return true;
 }
 
-/* Every input's rows start at the same address modulo `bytes` as the first input's (their base
- * addresses and kept strides differ by multiples of it): the kernel cuts every input's row
- * where it cuts the first's (an unaligned head, whole vectors, a tail). */
-static bool inputs_congruent(const tensor_iter_t *iter, int64_t bytes) {
+/* Inputs of several that are constant along dim d (stride 0) beside at least one contiguous
+ * one, every other input contiguous (stride = element size): the bits of the constant ones, or
+ * -1 when the inputs are not all one or the other. One input is never a splat. */
+static int64_t splat_inputs_along(const tensor_iter_t *iter, int d, int elem) {
     const int in0 = tensor_iter_noutputs(iter);
+    int64_t mask = 0;
+    bool unit = false;
+    for (int a = in0; a < iter->num_operands; a++) {
+        const int64_t st = iter->operands[a].strides[d];
+        if (st == elem) unit = true;
+        else if (st == 0 && iter->num_operands - in0 > 1 && a - in0 < 32) mask |= (int64_t)1 << (a - in0);
+        else return -1;
+    }
+    return unit ? mask : -1;
+}
+
+/* Every input's rows start at the same address modulo `bytes` as the first contiguous input's
+ * (their base addresses and kept strides differ by multiples of it): the kernel cuts every
+ * input's row where it cuts that one's (an unaligned head, whole vectors, a tail). Inputs in
+ * `splat` (one element a row) are not cut and need not be congruent. */
+static bool inputs_congruent(const tensor_iter_t *iter, int64_t bytes, int64_t splat) {
+    int in0 = tensor_iter_noutputs(iter);
+    while (splat >> (in0 - tensor_iter_noutputs(iter)) & 1) in0++;
     for (int a = in0 + 1; a < iter->num_operands; a++) {
+        if (splat >> (a - tensor_iter_noutputs(iter)) & 1) continue;
         if ((uint64_t)(iter->operands[a].data - iter->operands[in0].data) % (uint64_t)bytes != 0) return false;
         for (int d = tensor_iter_num_reduce_dims(iter); d < iter->ndim; d++)
             if ((uint64_t)(iter->operands[a].strides[d] - iter->operands[in0].strides[d]) % (uint64_t)bytes != 0)
@@ -235,12 +254,13 @@ static void plan_general(const tensor_iter_t *iter, const tensor_cuda_props *pro
         fastest_stride = in_strides[nred];
     }
 
+    const int64_t splat = c.reduce_fastest && nred == 1 ? splat_inputs_along(iter, 0, tr->input_size) : -1;
     if (fastest_stride == tr->input_size) {
-        if (c.reduce_fastest && dim0 > 128 && nred == 1 && tr->vt0 >= tr->input_vec_size &&
-            inputs_unit_stride(iter, 0, tr->input_size) &&
-            inputs_congruent(iter, (int64_t)tr->input_vec_size * tr->input_size)) {
+        if (c.reduce_fastest && dim0 > 128 && nred == 1 && tr->vt0 >= tr->input_vec_size && splat >= 0 &&
+            inputs_congruent(iter, (int64_t)tr->input_vec_size * tr->input_size, splat)) {
             /* Each vector load feeds one output: lanes stride over the row in vectors. */
             c.vectorize_input = true;
+            c.splat_inputs = (uint32_t)splat;
             dim0 /= tr->input_vec_size;
         } else if (!c.reduce_fastest) {
             /* Each vector load feeds output_vec_size neighbouring outputs. */
@@ -480,5 +500,11 @@ int64_t tensor_reduce_config_format(const tensor_reduce_config *c, char *buf, si
                      (long long)c->shared_memory_bytes, (long long)c->staging_bytes, (long long)c->semaphore_bytes,
                      c->short_tile ? ", short-rows kernel (tile)" : c->short_rows ? ", short-rows kernel"
                      : c->warp_rows ? ", dense rows, a warp each" : c->dense_rows ? ", dense rows" : "");
+    if (c->splat_inputs != 0 && n >= 0) {
+        const size_t used = (size_t)n < size ? (size_t)n : size;
+        const int m = snprintf(used < size ? buf + used : NULL, used < size ? size - used : 0,
+                               ", one element a row of inputs 0x%x", (unsigned)c->splat_inputs);
+        n = m < 0 ? m : n + m;
+    }
     return n;
 }

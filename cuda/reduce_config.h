@@ -119,6 +119,10 @@ typedef struct tensor_reduce_config {
     /* Dense rows where each warp folds one row (block {32, H}: H rows a CTA): no shared memory
      * and no barrier, a shuffle tree per warp. */
     bool warp_rows;
+    /* Inputs (bit q: input q) whose stride along the reduced dim is 0 in a vectorized row plan
+     * (b of [R, N] x [R, 1] over dim 1): the kernel reads one element of such an input per row
+     * and repeats it in every vector, so the other inputs keep their 16-byte loads. */
+    uint32_t splat_inputs;
 } tensor_reduce_config;
 
 #define TENSOR_REDUCE_TILE_MAX_ROW_BYTES 64

@@ -325,11 +325,11 @@ struct Reducer {
         for (int q = 0; q < NIN; q++) x[q] = v[q].v[i];
         return ldn(x);
     }
-    // Element i of each input's row.
-    __device__ __forceinline__ val_t ldi(const scalar_t *const (&d)[NIN], uint32_t i) const {
+    // Element i of each input's row; an input in `splat` holds one element a row (its element 0).
+    __device__ __forceinline__ val_t ldi(const scalar_t *const (&d)[NIN], uint32_t i, uint32_t splat = 0u) const {
         scalar_t x[NIN];
 #pragma unroll
-        for (int q = 0; q < NIN; q++) x[q] = d[q][i];
+        for (int q = 0; q < NIN; q++) x[q] = d[q][(splat >> q) & 1u ? 0u : i];
         return ldn(x);
     }
 
@@ -418,9 +418,9 @@ struct Reducer {
     // The head into h, then the tail into t (element by element, in index order): the part of
     // the row no vector covers. Only the thread of input_idx 0 calls it.
     __device__ __forceinline__ void fold_head_tail(const scalar_t *const (&data)[NIN], RowSplit s, acc_t &h,
-                                                   acc_t &t) const {
-        for (uint32_t i = 0; i < s.head; i++) h = red(h, ldi(data, i), i);
-        for (uint32_t i = s.head + s.nvec * IN_VEC; i < p.num_inputs; i++) t = red(t, ldi(data, i), i);
+                                                   acc_t &t, uint32_t splat = 0u) const {
+        for (uint32_t i = 0; i < s.head; i++) h = red(h, ldi(data, i, splat), i);
+        for (uint32_t i = s.head + s.nvec * IN_VEC; i < p.num_inputs; i++) t = red(t, ldi(data, i, splat), i);
     }
 
     // ---- 1a. thread reduce along a contiguous reduced dim, 16-byte loads ----
@@ -429,34 +429,54 @@ struct Reducer {
     // unaligned head and the tail after the last whole vector are folded by the one thread
     // whose input_idx is 0, so every element is counted exactly once. Several inputs are cut
     // where the first is: the plan vectorises only inputs whose rows are congruent to its rows.
+    // Inputs in cfg.splat_inputs (stride 0 along the row: b of [R, N] x [R, 1]) are read once, and
+    // their element stands in every vector; the row is cut where the first other input's is.
     __device__ acc_t vectorized_thread_reduce(const Bases &base, uint32_t input_idx) const {
         if constexpr (is_byte_sum<Op>::value) return byte_sum_thread_reduce(base.at[0], input_idx);
-        else if constexpr (NIN > 1)
+        else if constexpr (NIN > 1) {
+            if (p.cfg.splat_inputs != 0u)
+                return hinted() ? vector_loads_thread_reduce<true, true>(base, input_idx)
+                                : vector_loads_thread_reduce<false, true>(base, input_idx);
             return hinted() ? vector_loads_thread_reduce<true>(base, input_idx)
                             : vector_loads_thread_reduce<false>(base, input_idx);
-        else return vector_loads_thread_reduce<false>(base, input_idx);
+        } else return vector_loads_thread_reduce<false>(base, input_idx);
     }
-    template <bool HINTED> __device__ acc_t vector_loads_thread_reduce(const Bases &base, uint32_t input_idx) const {
+    template <bool HINTED, bool SPLAT = false>
+    __device__ acc_t vector_loads_thread_reduce(const Bases &base, uint32_t input_idx) const {
         using V = LoadVec<scalar_t, IN_VEC>;
         const scalar_t *data[NIN];
 #pragma unroll
         for (int q = 0; q < NIN; q++) data[q] = reinterpret_cast<const scalar_t *>(base.at[q]);
-        const RowSplit s = split_row(data[0]);
+        const uint32_t splat = SPLAT ? (uint32_t)p.cfg.splat_inputs : 0u;
+        const scalar_t *cut = data[0];
+        V sv[NIN];
+        if constexpr (SPLAT) {
+#pragma unroll
+            for (int q = NIN - 1; q >= 0; q--) {
+                if (!((splat >> q) & 1u)) cut = data[q];
+                const scalar_t x = (splat >> q) & 1u ? data[q][0] : scalar_t();
+#pragma unroll
+                for (int i = 0; i < IN_VEC; i++) sv[q].v[i] = x;
+            }
+        }
+        const RowSplit s = split_row(cut);
         const V *vdata[NIN];
 #pragma unroll
         for (int q = 0; q < NIN; q++) vdata[q] = reinterpret_cast<const V *>(data[q] + s.head);
         acc_t acc[NACC];
-        row_vectors<HINTED>(acc, vdata, s.nvec, (uint32_t)p.cfg.step_input, input_idx, s.head);
-        if (input_idx == 0) fold_head_tail(data, s, acc[0], acc[1]);
+        row_vectors<HINTED, SPLAT>(acc, vdata, s.nvec, (uint32_t)p.cfg.step_input, input_idx, s.head, sv, splat);
+        if (input_idx == 0) fold_head_tail(data, s, acc[0], acc[1], splat);
 #pragma unroll
         for (int i = 1; i < NACC; i++) acc[0] = Op::combine(acc[0], acc[i]);
         return acc[0];
     }
     // Vectors idx, idx + step, ... < nvec of each input's row into acc (set to the identity
     // first); element i of vector j is the row's element head + j * IN_VEC + i.
-    template <bool HINTED, class V>
+    // With SPLAT, an input q in `splat` takes sv[q] instead of a load.
+    template <bool HINTED, bool SPLAT = false, class V>
     __device__ __forceinline__ void row_vectors(acc_t (&acc)[NACC], const V *const (&vdata)[NIN], uint32_t nvec,
-                                                uint32_t step, uint32_t idx, uint32_t head) const {
+                                                uint32_t step, uint32_t idx, uint32_t head,
+                                                const V *sv = nullptr, uint32_t splat = 0u) const {
 #pragma unroll
         for (int i = 0; i < NACC; i++) acc[i] = Op::identity();
         // U vectors per iteration, all loads issued before any is used (ILP). One input: two.
@@ -472,14 +492,15 @@ struct Reducer {
 #pragma unroll
             for (int u = 0; u < U; u++)
 #pragma unroll
-                for (int q = 0; q < NIN; q++) v[u][q] = ld_in<HINTED>(&vdata[q][idx + u * step], q);
+                for (int q = 0; q < NIN; q++)
+                    v[u][q] = SPLAT && ((splat >> q) & 1u) ? sv[q] : ld_in<HINTED>(&vdata[q][idx + u * step], q);
 #pragma unroll
             for (int u = 0; u < U; u++) red_vec(acc, v[u], head + (idx + u * step) * IN_VEC);
         }
         for (; idx < nvec; idx += step) {
             V a[NIN];
 #pragma unroll
-            for (int q = 0; q < NIN; q++) a[q] = ld_in<HINTED>(&vdata[q][idx], q);
+            for (int q = 0; q < NIN; q++) a[q] = SPLAT && ((splat >> q) & 1u) ? sv[q] : ld_in<HINTED>(&vdata[q][idx], q);
             red_vec(acc, a, head + idx * IN_VEC);
         }
     }

@@ -68,7 +68,10 @@ static void check_vecdot_views(pair_t a, pair_t b, int dim, const char *what) {
     assert_non_null(cd);
     double *x = ct_download(gd), *y = ct_download(cd);
     const double tol = dt == TENSOR_FLOAT64 ? 1e-12 : dt == TENSOR_FLOAT32 ? 1e-5 : 1e-2;
-    const int64_t len = tensor_size(a.c, dim < 0 ? dim + tensor_ndim(a.c) : dim);
+    /* the reduced length of the broadcast shape (either input may be the one of length 1) */
+    const int nda = tensor_ndim(a.c), ndb = tensor_ndim(b.c), da = dim < 0 ? dim + nda : dim, db = da - nda + ndb;
+    int64_t len = tensor_size(a.c, da);
+    if (db >= 0 && db < ndb && tensor_size(b.c, db) > len) len = tensor_size(b.c, db);
     for (int64_t i = 0; i < n; i++) {
         bool ok = tensor_dtype_is_floating(dt) ? fabs(x[i] - y[i]) <= tol * (1.0 + sqrt((double)len) + fabs(y[i]))
                                                : x[i] == y[i];
@@ -95,7 +98,8 @@ static tensor_t *rnd(int nd, const int64_t *sizes, tensor_dtype dt, uint64_t see
 
 /* Every layout path of the engine with two inputs: row vectors (aligned, with a head, with
  * rows the kernel cannot cut alike), strided rows, output vectors (outer reductions), short
- * rows, a broadcast input on either kind of dim, several kept dims, a global reduce. */
+ * rows, a broadcast input on either kind of dim (along rows, one element a row beside the
+ * other input's vectors), several kept dims, a global reduce. */
 static void test_vecdot_layouts(void **state) {
     (void)state;
     const bool q = ct_quick();
@@ -133,11 +137,19 @@ static void test_vecdot_layouts(void **state) {
         {2, {5001, 512}, {5001, 512}, 1, 0, 0, 0, "warp rows, aligned"},
         {2, {3001, 401}, {3001, 401}, 1, 1, 0, 0, "warp rows, a with a head"},
         {2, {5001, 1024}, {1, 1024}, 1, 0, 0, 0, "rows of two warps, b broadcast"},
+        /* an input constant along the row (stride 0 on the reduced dim): one element a row,
+         * repeated in every vector of the other input's loads */
+        {2, {300, 4000}, {300, 1}, 1, 0, 0, 0, "rows, b one element a row"},
+        {2, {300, 1}, {300, 4003}, 1, 0, 0, 0, "rows with a tail, a one element a row"},
+        {2, {64, 4097}, {64, 1}, 1, 1, 0, 0, "rows with a head, b one element a row"},
+        {2, {5001, 300}, {5001, 1}, 1, 0, 0, 0, "warp rows, b one element a row"},
+        {1, {100003}, {1}, 0, 0, 0, 0, "one output, b one element"},
         {2, {2, 1 << 21}, {2, 1 << 21}, 1, 0, 0, 0, "long rows, global reduce"},
         {2, {1 << 18, 4}, {1 << 18, 4}, 0, 0, 0, 0, "long columns, global reduce"},
+        {2, {3, 1 << 21}, {3, 1}, 1, 0, 0, 0, "long rows, global reduce, b one element a row"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        if (q && i >= 21) break;
+        if (q && i >= 26) break;
         pair_t a = pair_of(rnd(cases[i].nd, cases[i].sa, TENSOR_FLOAT32, 100 + i));
         pair_t b = pair_of(rnd(cases[i].nd, cases[i].sb, TENSOR_FLOAT32, 200 + i));
         const int last = cases[i].nd - 1;

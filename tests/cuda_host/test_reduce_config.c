@@ -721,6 +721,49 @@ static void test_dense_row_thread_cap(void **state) {
     }
 }
 
+/* sum(a * b) over dim 1 of float32 [1000, 4096] a and a b constant along the row ([1000, 1],
+ * or [1]), in either order: the row is still read in 16-byte vectors and b is marked as one
+ * element a row, wherever b's base lies; a transposed a keeps element loads and marks nothing. */
+static void test_splat_rows(void **state) {
+    (void)state;
+    const int64_t sh[2] = {1000, 4096}, tsh[2] = {4096, 1000}, osh[2] = {1000, 1}, bsh[2] = {1000, 1}, one[1] = {1};
+    tensor_t *a = tensor_from_blob((void *)(uintptr_t)0x100000, 2, sh, NULL, TENSOR_FLOAT32, tensor_cpu(), NULL, NULL);
+    tensor_t *o = tensor_from_blob((void *)(uintptr_t)0x200000, 2, osh, NULL, TENSOR_FLOAT32, tensor_cpu(), NULL, NULL);
+    tensor_t *b2 = tensor_from_blob((void *)(uintptr_t)0x300004, 2, bsh, NULL, TENSOR_FLOAT32, tensor_cpu(), NULL, NULL);
+    tensor_t *b1 = tensor_from_blob((void *)(uintptr_t)0x300008, 1, one, NULL, TENSOR_FLOAT32, tensor_cpu(), NULL, NULL);
+    tensor_t *at0 = tensor_from_blob((void *)(uintptr_t)0x100000, 2, tsh, NULL, TENSOR_FLOAT32, tensor_cpu(), NULL, NULL);
+    assert_true(a && o && b2 && b1 && at0);
+    tensor_t *at = tensor_transpose(at0, 0, 1);
+    assert_non_null(at);
+    struct {
+        tensor_t *x, *y;
+        uint32_t splat; /* 0: not vectorized */
+    } cases[] = {{a, b2, 2}, {b2, a, 1}, {a, b1, 2}, {b1, a, 1}, {at, b2, 0}};
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        tensor_t *const ins[2] = {cases[k].x, cases[k].y};
+        tensor_iter_t *it = dim1_iter(o, ins, 2, true);
+        tensor_reduce_config c;
+        char buf[512];
+        assert_int_equal(tensor_reduce_config_make(it, &h100, &f32_tuned, &c), TENSOR_OK);
+        assert_true(tensor_reduce_config_format(&c, buf, sizeof buf) > 0);
+        if (c.vectorize_input != (cases[k].splat != 0) || c.splat_inputs != cases[k].splat)
+            fail_msg("case %zu: %s", k, buf);
+        char want[64];
+        snprintf(want, sizeof want, "one element a row of inputs 0x%x", (unsigned)cases[k].splat);
+        assert_int_equal(strstr(buf, want) != NULL, cases[k].splat != 0);
+        if (cases[k].splat) {
+            assert_true(c.dense_rows);
+            assert_int_equal(tensor_reduce_config_row_vectors(&c, it), 0); /* not the aligned-rows kernel */
+            /* the size format reports is the whole text's, also when the buffer is too short */
+            char small[8];
+            assert_int_equal(tensor_reduce_config_format(&c, small, sizeof small), (int64_t)strlen(buf));
+        }
+        tensor_iter_free(it);
+    }
+    tensor_t *const ts[6] = {a, o, b2, b1, at0, at};
+    for (int i = 0; i < 6; i++) tensor_release(ts[i]);
+}
+
 /* sum(a * b) over dim 1 of a [rows, cols] float32 a and b of shape bshape (nb dims), as the
  * cache-hint rule sees it: the evict-first bits, the evict-last ones shifted left by 8. */
 static uint32_t evict_mask(int64_t rows, int64_t cols, int nb, const int64_t *bshape, int nin) {
@@ -781,6 +824,7 @@ static const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_row_vectors),
     cmocka_unit_test(test_dense_row_threads),
     cmocka_unit_test(test_dense_row_thread_cap),
+    cmocka_unit_test(test_splat_rows),
     cmocka_unit_test(test_seed_16x128x64x128_dim1),
     cmocka_unit_test(test_seed_8x32x64x128_dim1),
     cmocka_unit_test(test_seed_8x32x64x128_dim1_tuned),
