@@ -37,6 +37,13 @@ CASES = [
     ("f32_1024x65536_dim0", [1024, 65536], [1024, 65536], 0, torch.float32),
     ("f16_8192sq_dim1", [8192, 8192], [8192, 8192], 1, torch.float16),
     ("bf16_4096sq_dim0", [4096, 4096], [4096, 4096], 0, torch.bfloat16),
+    # one output (a 1-D dot), a few long rows, a middle dim, b broadcast along the reduced dim
+    ("f32_16M_dot", [16777216], [16777216], 0, torch.float32),
+    ("f32_1M_dot", [1048576], [1048576], 0, torch.float32),
+    ("f32_64x1M_dim1", [64, 1048576], [64, 1048576], 1, torch.float32),
+    ("f32_64x512x512_dim1", [64, 512, 512], [64, 512, 512], 1, torch.float32),
+    ("f32_8192sq_b8192x1_dim1", [8192, 8192], [8192, 1], 1, torch.float32),
+    ("f16_4096x8192_b8192_dim1", [4096, 8192], [8192], 1, torch.float16),
 ]
 only = os.environ.get("VECDOT_CASES")
 if only:
