@@ -26,6 +26,10 @@
  * cache lines a row, which the prefetchers follow; 16 floats ran 2.5x slower,
  * docs/perf_log.md). More where the input is narrower than the value (see the width). */
 #define USER_STAGE_BYTES (512 * 1024)
+/* Rows (a reduced dim 0) at least this long go to the inner path when every input is dense or
+ * constant along them, whatever lies along dim 1; shorter ones to the staged columns
+ * (docs/perf_log.md: float32 rows of 32 ran 1.5x faster staged, of 64 1.16x faster inner). */
+#define USER_INNER_MIN_RUN 64
 
 typedef struct user_ctx {
     const tensor_user_reduce_call *call;
@@ -41,6 +45,7 @@ typedef struct user_ctx {
     bool use_stored;
     tensor_dtype value_dtype; /* the value type's dtype, for fold_columns */
     size_t min_elem;          /* the narrowest input's element size */
+    size_t in_size[TENSOR_REDUCTION_MAX_INPUTS]; /* each input's element size */
 } user_ctx;
 
 /* acc_size rounded up to a multiple of the smaller of 16 and acc_size rounded up to a power of
@@ -115,15 +120,19 @@ static bool user_columns(const user_ctx *c, char **data, const int64_t *strides,
     if (f->fold_columns == NULL || strides[0] != 0 || strides[nt] == 0 || pos->index_stride0 != 1 ||
         pos->index_stride1 != 0)
         return false;
-    bool in_place = true, stored = c->use_stored, rows_in_place = true, rows_stored = c->use_stored;
+    bool in_place = true, stored = c->use_stored, rows_in_place = true, rows_stored = c->use_stored, inner = true;
     for (int k = 0; k < c->nin; k++) {
         in_place = in_place && c->plain[k] && strides[1 + k] == (int64_t)c->val_size;
         stored = stored && strides[1 + k] == 2;
+        inner = inner && (strides[1 + k] == 0 || strides[1 + k] == (int64_t)c->in_size[k]);
         rows_in_place = rows_in_place && c->plain[k] && strides[nt + 1 + k] == (int64_t)c->val_size;
         rows_stored = rows_stored && strides[nt + 1 + k] == 2;
     }
-    /* Dense along dim 0 too: the whole runs of the inner path read better. */
-    if (in_place || stored) return false;
+    /* Dense along dim 0 too: the whole runs of the inner path read better. So do inputs that
+     * are dense or constant along dim 0 (b of [R, N] x [R, 1]) in rows of USER_INNER_MIN_RUN
+     * or more: the inner path reads each row in order, where staging gathers every row's
+     * elements a column at a time; shorter rows cost the inner path a fold call each. */
+    if (in_place || stored || (inner && size0 >= USER_INNER_MIN_RUN)) return false;
     const void *rows[TENSOR_REDUCTION_MAX_INPUTS];
     if (rows_in_place || rows_stored) {
         for (int k = 0; k < c->nin; k++) rows[k] = data[1 + k];
@@ -135,17 +144,31 @@ static bool user_columns(const user_ctx *c, char **data, const int64_t *strides,
 }
 
 /* The n values of each input at (dim 0 = t.., dim 1 = j) for a fold: a dense run already in
- * the value type is read in place, anything else converted into buf. */
+ * the value type is read in place, anything else converted into buf, except the inputs in
+ * `ready`, whose buf already holds their values. */
 static inline void load_values(const user_ctx *c, char **data, const int64_t *strides, int64_t j, int64_t t,
-                               int64_t n, char (*buf)[USER_TILE * sizeof(double)], const void **vals) {
+                               int64_t n, char (*buf)[USER_TILE * sizeof(double)], const void **vals,
+                               uint32_t ready) {
     const int nt = 1 + c->nin;
     for (int k = 0; k < c->nin; k++) {
+        if (ready >> k & 1u) {
+            vals[k] = buf[k];
+            continue;
+        }
         const char *src = data[1 + k] + j * strides[nt + 1 + k] + t * strides[1 + k];
         if (c->plain[k] && strides[1 + k] == (int64_t)c->val_size) vals[k] = src;
         else {
             c->cvt[k](buf[k], src, strides[1 + k], n);
             vals[k] = buf[k];
         }
+    }
+}
+
+/* dst[0] (one value of `size` bytes) copied into dst[1 .. n - 1], in doubling steps. */
+static void repeat_value(char *dst, size_t size, int64_t n) {
+    for (int64_t have = 1; have < n; have *= 2) {
+        const int64_t m = have < n - have ? have : n - have;
+        memcpy(dst + (size_t)have * size, dst, (size_t)m * size);
     }
 }
 
@@ -177,6 +200,20 @@ __attribute__((noinline)) static void user_blocks(const user_ctx *c, char **data
                 else f->fold_stored(acc, vals, size0, index, c->stored, c->call->user);
                 continue;
             }
+            /* An input constant along the row (stride 0: b of [R, N] x [R, 1]) is one value
+             * repeated: converted once into a whole tile for the row (once for the call when
+             * its place does not move either), not once per tile element by element, which
+             * made vecdot with such a b 8x slower per element than with a dense one. */
+            uint32_t ready = 0;
+            for (int k = 0; k < c->nin; k++) {
+                if (strides[1 + k] != 0) continue;
+                const char *src = data[1 + k] + j * strides[nt + 1 + k];
+                if (j == 0 || strides[nt + 1 + k] != 0) {
+                    c->cvt[k](buf[k], src, 0, 1);
+                    repeat_value(buf[k], c->val_size, size0 < USER_TILE ? size0 : USER_TILE);
+                }
+                ready |= 1u << k;
+            }
             /* Tiles end at multiples of USER_TILE of the reduced index (index_stride0 is 1 when
              * dim 0 is reduced), where a kit-made fold cuts its blocks anyway: the same
              * arithmetic as a whole run. */
@@ -184,7 +221,7 @@ __attribute__((noinline)) static void user_blocks(const user_ctx *c, char **data
                 const int64_t first = index + t * pos->index_stride0;
                 int64_t n = USER_TILE - first % USER_TILE;
                 if (n > size0 - t) n = size0 - t;
-                load_values(c, data, strides, j, t, n, buf, vals);
+                load_values(c, data, strides, j, t, n, buf, vals, ready);
                 f->fold(acc, vals, n, first, c->call->user);
                 t += n;
             }
@@ -195,7 +232,7 @@ __attribute__((noinline)) static void user_blocks(const user_ctx *c, char **data
             static const int64_t no_strides[TENSOR_REDUCTION_MAX_INPUTS] = {0};
             for (int64_t t = 0; t < size0;) {
                 const int64_t n = size0 - t < USER_TILE ? size0 - t : USER_TILE;
-                load_values(c, data, strides, j, t, n, buf, vals);
+                load_values(c, data, strides, j, t, n, buf, vals, 0u);
                 f->fold_columns(acc + t * strides[0], (size_t)strides[0], n, vals, no_strides, 1, index,
                                 c->value_dtype, c->call->user);
                 t += n;
@@ -269,12 +306,13 @@ tensor_status tt_cpu_user_reduce_kernel(struct tensor_iter *iter, const tensor_k
     static const size_t sizes[] = {sizeof(float), sizeof(double), sizeof(int64_t)};
     static const tensor_dtype value_dtypes[] = {TENSOR_FLOAT32, TENSOR_FLOAT64, TENSOR_INT64};
     user_ctx c = {call, nin, acc_stride_of(call->acc_size), sizes[call->value], {NULL}, {false},
-                  tensor_iter_dtype(iter, 0), tensor_iter_dtype(iter, 1), false, value_dtypes[call->value], 8};
+                  tensor_iter_dtype(iter, 0), tensor_iter_dtype(iter, 1), false, value_dtypes[call->value], 8, {0}};
     c.use_stored = call->fns->fold_stored != NULL && call->value == TENSOR_REDUCTION_F32 &&
                    (c.stored == TENSOR_BFLOAT16 || c.stored == TENSOR_FLOAT16);
     for (int k = 0; k < nin; k++) {
         const tensor_dtype in = tensor_iter_dtype(iter, 1 + k);
         if (tensor_dtype_size(in) < c.min_elem) c.min_elem = tensor_dtype_size(in);
+        c.in_size[k] = tensor_dtype_size(in);
         c.cvt[k] = tt_cpu_converter(in, kinds[call->value], c.out_dtype);
         c.plain[k] = tt_cpu_converter_is_plain(in, kinds[call->value], c.out_dtype) && tensor_dtype_size(in) == c.val_size;
         c.use_stored = c.use_stored && in == c.stored && tt_cpu_converter_is_plain(in, CPU_VAL_F32, c.out_dtype);

@@ -17,6 +17,7 @@
 #include "ops/reduction.h"
 #include "contract/user_reduction.h"
 #include "ops/reduction_kit.h"
+#include "runtime/dtype_convert.h"
 #include "runtime/error.h"
 #include "runtime/tensor_impl.h"
 #include "iterator/iter_internal.h"
@@ -391,7 +392,14 @@ static void vdr_fold_f32(void *acc, const void *const *vals, int64_t n, int64_t 
     const float *a = vals[0], *b = vals[1];
     float s;
     memcpy(&s, acc, sizeof s);
-    for (int64_t i = 0; i < n; i++) s += round_to(d, a[i] * b[i]);
+    /* The 16-bit floats inline (a product of two of them is exact in float, so one rounding):
+     * through the generic store and load, a float16 vecdot ran 17x slower than a float32 one. */
+    if (d == TENSOR_FLOAT16)
+        for (int64_t i = 0; i < n; i++) s += tensor_f16_to_f32(tensor_f32_to_f16(a[i] * b[i]));
+    else if (d == TENSOR_BFLOAT16)
+        for (int64_t i = 0; i < n; i++) s += tensor_bf16_to_f32(tensor_f32_to_bf16(a[i] * b[i]));
+    else
+        for (int64_t i = 0; i < n; i++) s += round_to(d, a[i] * b[i]);
     memcpy(acc, &s, sizeof s);
 }
 static void vdr_fold_i64(void *acc, const void *const *vals, int64_t n, int64_t first, const void *user) {

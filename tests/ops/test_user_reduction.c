@@ -832,6 +832,44 @@ static void test_vecdot(void **state) {
     tensor_release(b);
 }
 
+/* vecdot with one input constant along the reduced dim (b of [R, N] x [R, 1], or a
+ * one-element b, either order): from 64 columns on its value is converted once a row and the
+ * rows are read in order, shorter rows take the staged columns; either way the bits equal
+ * those of the same call with b written out dense, with 1 and 4 threads (float16 and bfloat16
+ * round each product). */
+static void test_vecdot_constant_along_row(void **state) {
+    (void)state;
+    const int saved = tensor_get_num_threads();
+    const tensor_dtype dts[4] = {TENSOR_FLOAT32, TENSOR_FLOAT64, TENSOR_FLOAT16, TENSOR_BFLOAT16};
+    const int64_t cols[5] = {50, 64, 333, 3000, 8192};
+    for (int k = 0; k < 4; k++) {
+        for (int c = 0; c < 5; c++) {
+            for (int form = 0; form < 3; form++) { /* b [R, 1] second, b [R, 1] first, b [1] */
+                const int64_t rows = 37, sa[2] = {rows, cols[c]}, sb[2] = {form == 2 ? 1 : rows, 1};
+                tensor_t *a = rand_cpu(2, sa, (uint64_t)(900 + 10 * k + c), dts[k]);
+                tensor_t *b = rand_cpu(form == 2 ? 1 : 2, sb, (uint64_t)(950 + 10 * k + c), dts[k]);
+                tensor_t *wide = tensor_expand(b, 2, sa), *dense = wide ? tensor_contiguous(wide) : NULL;
+                assert_non_null(dense);
+                tensor_t *res[2];
+                for (int t = 0; t < 2; t++) {
+                    tensor_set_num_threads(t == 0 ? 1 : 4);
+                    res[t] = form == 1 ? tensor_vecdot(b, a, 1) : tensor_vecdot(a, b, -1);
+                    if (res[t] == NULL) fail_msg("%s", tensor_last_error());
+                }
+                tensor_t *want = form == 1 ? tensor_vecdot(dense, a, 1) : tensor_vecdot(a, dense, 1);
+                assert_non_null(want);
+                char what[96];
+                snprintf(what, sizeof what, "%s, %lld columns, form %d", tensor_dtype_name(dts[k]), (long long)cols[c], form);
+                expect_same_bits(res[0], res[1], what);
+                expect_same_bits(res[0], want, what);
+                tensor_t *all[7] = {a, b, wide, dense, res[0], res[1], want};
+                for (int i = 0; i < 7; i++) tensor_release(all[i]);
+            }
+        }
+    }
+    tensor_set_num_threads(saved);
+}
+
 static const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_abs_sum_matches_norm1),
     cmocka_unit_test(test_integer_sum_and_rules),
@@ -846,6 +884,7 @@ static const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_registry_errors),
     cmocka_unit_test(test_explain),
     cmocka_unit_test(test_vecdot),
+    cmocka_unit_test(test_vecdot_constant_along_row),
 };
 
 TENSOR_TEST_GROUP(user_reduction, tests, NULL, NULL)
