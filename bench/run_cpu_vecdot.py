@@ -1,0 +1,115 @@
+#!/usr/bin/env python3
+"""CPU benchmark of tinytensor's fused tensor_vecdot against numpy, on the shapes below (the
+GPU benchmark's vecdot cases, scaled to at most 256 MiB of input).
+
+    python3 bench/run_cpu_vecdot.py [--build-dir build-bench] [--min-time 1.0] [--no-build]
+
+It builds bench/bench_cpu_vecdot in a Release tree (unless --no-build), runs it (ours with 1
+thread and with all threads), then times numpy on the same shapes, dtypes and dims in the same
+way (a 64 MiB read-modify-write between calls to evict the caches, the median of N calls):
+np.vecdot (numpy >= 2: one pass, no product array) and (a * b).sum(axis) (the product written,
+then summed). numpy is single-threaded here (the BLAS thread variables are set to 1 before it
+loads), so the comparison that matters is ours with one thread. Prints a markdown table.
+Requires numpy."""
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import time
+
+OUR_ENV = dict(os.environ)  # the C program runs with the caller's environment (all threads)
+for v in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(v, "1")
+import numpy as np  # noqa: E402
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+# a shape, b shape, dim, dtype
+CASES = [
+    ([1000, 8192], [1000, 8192], 1, "float32"),
+    ([1000, 8192], [8192], 1, "float32"),
+    ([4096, 4096], [4096, 4096], 0, "float32"),
+    ([524288, 32], [524288, 32], 1, "float32"),
+    ([2048, 8192], [2048, 1], 1, "float32"),
+    ([16777216], [16777216], 0, "float32"),
+    ([64, 512, 512], [64, 512, 512], 1, "float32"),
+    ([1000, 4096], [1000, 4096], 1, "float64"),
+    ([2048, 4096], [2048, 4096], 1, "float16"),
+    ([1000, 8192], [1000, 8192], 1, "int32"),
+]
+
+
+def shape_str(s):
+    return "x".join(str(d) for d in s)
+
+
+def build(build_dir):
+    if not os.path.exists(os.path.join(build_dir, "CMakeCache.txt")):
+        subprocess.run(["cmake", "-S", REPO, "-B", build_dir, "-DCMAKE_BUILD_TYPE=Release", "-DTENSOR_CUDA=OFF",
+                        "-DTENSOR_BUILD_TESTS=OFF", "-DTENSOR_BUILD_EXAMPLES=OFF"], check=True)
+    subprocess.run(["cmake", "--build", build_dir, "-j", str(os.cpu_count() or 2), "--target", "bench_cpu_vecdot"],
+                   check=True)
+
+
+def time_numpy(f, min_time):
+    flush = np.zeros(64 << 20, np.uint8)
+    t, want = [], 5
+    while len(t) < want:
+        flush[::64] += 1
+        t0 = time.perf_counter()
+        f()
+        t.append(time.perf_counter() - t0)
+        if len(t) == 1:
+            want = max(5, min(200, int(min_time / max(t[0], 1e-9))))
+    return statistics.median(t)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--build-dir", default=os.path.join(REPO, "build-bench"))
+    ap.add_argument("--min-time", type=float, default=1.0)
+    ap.add_argument("--no-build", action="store_true")
+    args = ap.parse_args()
+    if not args.no_build:
+        build(args.build_dir)
+    exe = os.path.join(args.build_dir, "bench", "bench_cpu_vecdot")
+    argv = [exe, "--min-time", str(args.min_time)]
+    for sa, sb, dim, dt in CASES:
+        argv += [shape_str(sa), shape_str(sb), str(dim), dt]
+    out = subprocess.run(argv, check=True, capture_output=True, text=True, env=OUR_ENV).stdout
+    ours = {}
+    for line in out.splitlines():
+        f = line.split()
+        if f and f[0] == "case":
+            ours[(f[1], f[2], int(f[3]), f[4])] = (int(f[5]), float(f[6]), float(f[7]), int(f[8]))
+    rng = np.random.default_rng(0)
+    rows = []
+    for sa, sb, dim, dt in CASES:
+        nbytes, ms1, msn, threads = ours[(shape_str(sa), shape_str(sb), dim, dt)]
+        a = rng.random(sa, dtype=np.float64).astype(dt)
+        b = rng.random(sb, dtype=np.float64).astype(dt)
+        # numpy's vecdot takes the axis of the broadcast shape, counted from the end
+        ax = dim - len(np.broadcast_shapes(a.shape, b.shape))
+        # np.vecdot does not broadcast the reduced dim itself: a size-1 b is given as a
+        # stride-0 view of the full shape (no copy)
+        full = np.broadcast_shapes(a.shape, b.shape)
+        va = a if a.shape[ax] == full[ax] else np.broadcast_to(a, full)
+        vb = b if b.shape[ax] == full[ax] else np.broadcast_to(b, full)
+        t_vd = time_numpy(lambda: np.vecdot(va, vb, axis=ax), args.min_time) * 1e3
+        t_ms = time_numpy(lambda: (a * b).sum(axis=ax), args.min_time) * 1e3
+        best = min(t_vd, t_ms)
+        rows.append(f"| {dt} {sa} x {'same' if sa == sb else sb}, {dim} | {nbytes / 1e6:.0f} | {ms1:.3f} | "
+                    f"{msn:.3f} | {nbytes / ms1 / 1e6:.1f} | {t_vd:.3f} | {t_ms:.3f} | {best / ms1:.2f}x |")
+        print(rows[-1], flush=True)
+    print()
+    print(f"CPU: {os.cpu_count()} cores seen, ours with 1 and {threads} threads; numpy {np.__version__}, "
+          f"Python {sys.version.split()[0]}")
+    print("| case (a x b, dim) | MB | ours ms (1 thread) | ours ms (all) | ours GB/s (1 thread) | np.vecdot ms | "
+          "(a * b).sum ms | ours vs numpy's best (1 thread) |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|")
+    print("\n".join(rows))
+
+
+if __name__ == "__main__":
+    main()
