@@ -832,6 +832,98 @@ static void test_vecdot(void **state) {
     tensor_release(b);
 }
 
+/* Integer vecdot: each product wraps to the inputs' width (as a * b would), the sum is int64,
+ * on rows long enough for the fold's vector loops (and a tail), with extreme values. */
+static void test_vecdot_integer_widths(void **state) {
+    (void)state;
+    const tensor_dtype dts[3] = {TENSOR_INT8, TENSOR_INT16, TENSOR_INT32};
+    const int rows = 3, cols = 1003;
+    double *va = malloc(sizeof(double) * rows * cols), *vb = malloc(sizeof(double) * rows * cols);
+    assert_true(va && vb);
+    for (int k = 0; k < 3; k++) {
+        const int bits = k == 0 ? 8 : k == 1 ? 16 : 32;
+        const double lo = -ldexp(1.0, bits - 1), hi = ldexp(1.0, bits - 1) - 1;
+        uint64_t x = 12345u + (uint64_t)k;
+        for (int i = 0; i < rows * cols; i++) {
+            x = x * 6364136223846793005ull + 1442695040888963407ull;
+            const double r = (double)(x >> 11) / 9007199254740992.0;
+            va[i] = i % 97 == 0 ? hi : i % 89 == 0 ? lo : floor(lo + r * (hi - lo + 1));
+            vb[i] = i % 83 == 0 ? lo : floor(lo + (1.0 - r) * (hi - lo + 1) * 0.999);
+        }
+        tensor_t *a = ew_tensor(dts[k], 2, (int64_t[]){rows, cols}, va, rows * cols);
+        tensor_t *b = ew_tensor(dts[k], 2, (int64_t[]){rows, cols}, vb, rows * cols);
+        tensor_t *got = tensor_vecdot(a, b, 1);
+        if (got == NULL) fail_msg("%s", tensor_last_error());
+        int64_t want[3];
+        for (int r = 0; r < rows; r++) {
+            uint64_t u = 0;
+            for (int c = 0; c < cols; c++) {
+                const uint64_t p = (uint64_t)(int64_t)va[r * cols + c] * (uint64_t)(int64_t)vb[r * cols + c];
+                const uint64_t m = bits == 64 ? p : p & ((1ull << bits) - 1);
+                const int64_t w = (m >> (bits - 1)) & 1 ? (int64_t)(m | ~((1ull << bits) - 1)) : (int64_t)m;
+                u += (uint64_t)w;
+            }
+            want[r] = (int64_t)u;
+        }
+        ew_expect_i(got, TENSOR_INT64, want, rows);
+        tensor_release(got);
+        tensor_release(a);
+        tensor_release(b);
+    }
+    free(va);
+    free(vb);
+}
+
+/* float16 vecdot on one thread: each product rounded to float16, then added in index order
+ * into a float (as the portable loop does, whatever the CPU): the bits of a serial sum of the
+ * float16 products a * b gives, rounded to float16 at the end; NaN products (inf * 0, a NaN
+ * input) give NaN. Rows of 1500 (one block of the driver) include overflowing, subnormal and
+ * special products. */
+static void test_vecdot_f16_product_bits(void **state) {
+    (void)state;
+    const int saved = tensor_get_num_threads();
+    tensor_set_num_threads(1);
+    const int rows = 4, cols = 1500;
+    double *va = malloc(sizeof(double) * rows * cols), *vb = malloc(sizeof(double) * rows * cols);
+    assert_true(va && vb);
+    uint64_t x = 777;
+    for (int i = 0; i < rows * cols; i++) {
+        x = x * 6364136223846793005ull + 1442695040888963407ull;
+        const double r = (double)(x >> 11) / 9007199254740992.0;
+        va[i] = (r - 0.5) * 8.0;
+        vb[i] = (0.5 - r) * 3.0 + 0.001 * (double)(i % 7);
+    }
+    for (int c = 0; c < cols; c += 101) va[c] = 300.0, vb[c] = 250.0;         /* row 0: products past 65504 */
+    for (int c = 3; c < cols; c += 53) va[cols + c] = 1e-4, vb[cols + c] = 3e-3; /* row 1: subnormal products */
+    va[2 * cols + 17] = INFINITY, vb[2 * cols + 17] = 0.0;                     /* row 2: inf * 0 */
+    va[3 * cols + 1499] = NAN;                                                  /* row 3: a NaN, in the tail */
+    tensor_t *a = ew_tensor(TENSOR_FLOAT16, 2, (int64_t[]){rows, cols}, va, rows * cols);
+    tensor_t *b = ew_tensor(TENSOR_FLOAT16, 2, (int64_t[]){rows, cols}, vb, rows * cols);
+    tensor_t *got = tensor_vecdot(a, b, 1);
+    if (got == NULL) fail_msg("%s", tensor_last_error());
+    tensor_t *p = tensor_mul(a, b), *pf = p ? tensor_to_dtype(p, TENSOR_FLOAT32) : NULL;
+    assert_non_null(pf);
+    const float *pv = tensor_data(pf);
+    double sums[4];
+    for (int r = 0; r < rows; r++) {
+        float s = 0.0f;
+        for (int c = 0; c < cols; c++) s += pv[r * cols + c];
+        sums[r] = s;
+    }
+    tensor_t *want = ew_tensor(TENSOR_FLOAT16, 1, (int64_t[]){rows}, sums, rows);
+    const uint16_t *g = tensor_data(got), *w = tensor_data(want);
+    for (int r = 0; r < rows; r++) {
+        const bool gnan = (g[r] & 0x7FFF) > 0x7C00, wnan = (w[r] & 0x7FFF) > 0x7C00;
+        if (gnan != wnan || (!gnan && g[r] != w[r])) fail_msg("row %d: 0x%04x, want 0x%04x", r, g[r], w[r]);
+    }
+    assert_true((g[2] & 0x7FFF) > 0x7C00 && (g[3] & 0x7FFF) > 0x7C00);
+    tensor_t *all[6] = {a, b, got, p, pf, want};
+    for (int i = 0; i < 6; i++) tensor_release(all[i]);
+    free(va);
+    free(vb);
+    tensor_set_num_threads(saved);
+}
+
 /* vecdot with one input constant along the reduced dim (b of [R, N] x [R, 1], or a
  * one-element b, either order): from 64 columns on its value is converted once a row and the
  * rows are read in order, shorter rows take the staged columns; either way the bits equal
@@ -885,6 +977,8 @@ static const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_explain),
     cmocka_unit_test(test_vecdot),
     cmocka_unit_test(test_vecdot_constant_along_row),
+    cmocka_unit_test(test_vecdot_integer_widths),
+    cmocka_unit_test(test_vecdot_f16_product_bits),
 };
 
 TENSOR_TEST_GROUP(user_reduction, tests, NULL, NULL)
