@@ -27,8 +27,8 @@
  * docs/perf_log.md). More where the input is narrower than the value (see the width). */
 #define USER_STAGE_BYTES (512 * 1024)
 /* Rows (a reduced dim 0) at least this long go to the inner path when every input is dense or
- * constant along them, whatever lies along dim 1; shorter ones to the staged columns
- * (docs/perf_log.md: float32 rows of 32 ran 1.5x faster staged, of 64 1.16x faster inner). */
+ * constant along them, whatever lies along dim 1; shorter ones to the staged columns, which
+ * measured faster below it (docs/perf_log.md). */
 #define USER_INNER_MIN_RUN 64
 
 typedef struct user_ctx {
@@ -202,8 +202,7 @@ __attribute__((noinline)) static void user_blocks(const user_ctx *c, char **data
             }
             /* An input constant along the row (stride 0: b of [R, N] x [R, 1]) is one value
              * repeated: converted once into a whole tile for the row (once for the call when
-             * its place does not move either), not once per tile element by element, which
-             * made vecdot with such a b 8x slower per element than with a dense one. */
+             * its place does not move either), not once per tile element by element. */
             uint32_t ready = 0;
             for (int k = 0; k < c->nin; k++) {
                 if (strides[1 + k] != 0) continue;

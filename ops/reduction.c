@@ -424,8 +424,8 @@ static void vdr_fold_f32(void *acc, const void *const *vals, int64_t n, int64_t 
     const float *a = vals[0], *b = vals[1];
     float s;
     memcpy(&s, acc, sizeof s);
-    /* The 16-bit floats inline (a product of two of them is exact in float, so one rounding):
-     * through the generic store and load, a float16 vecdot ran 17x slower than a float32 one. */
+    /* The 16-bit floats inline (a product of two of them is exact in float, so one rounding),
+     * not through the generic store and load per element (docs/perf_log.md). */
     if (d == TENSOR_FLOAT16 && VDR_F16C && n >= 8 && vdr_have_f16c())
         s = vdr_sum_f16_f16c(s, a, b, n);
     else if (d == TENSOR_FLOAT16)

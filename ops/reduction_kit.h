@@ -436,8 +436,8 @@
 /* One copy of the loops (SFX: _base_ or _avx2_, ATTR its target; F16C: 1 where ATTR or the
  * compiler enables F16C). Plain values of one input read pairs of blocks (two streams); of
  * several inputs, one block at a time (already a stream per input: pairs made four for a fused
- * sum(a * b), 10-15% slower on float32 rows, the same bits); converted loads read one stream
- * and prefetch (two streams 4 KiB apart were slower there, in the library's bfloat16 sum). */
+ * sum(a * b), slower on float32 rows for the same bits); converted loads read one stream and
+ * prefetch (two streams 4 KiB apart were slower there, in the library's bfloat16 sum). */
 #define TENSOR_KIT_VARIANT_(NAME, SFX, ATTR, F16C, NIN, VAL_T, ACC_T, IDENTITY, MAP, REDUCE, COMBINE)           \
     TENSOR_KIT_LOADS_(NAME, SFX, ATTR, NIN, VAL_T, TENSOR_KIT_LD_VAL_, 0, (NIN) == 1, v, VAL_T, ACC_T, IDENTITY, \
                       MAP, REDUCE, COMBINE)                                                                      \
