@@ -832,6 +832,12 @@ static void test_vecdot(void **state) {
     tensor_release(b);
 }
 
+/* The next of a fixed sequence of uniform values in [0, 1) (a 64-bit LCG's high bits). */
+static double next_uniform(uint64_t *x) {
+    *x = *x * 6364136223846793005ull + 1442695040888963407ull;
+    return (double)(*x >> 11) / 9007199254740992.0;
+}
+
 /* Integer vecdot: each product wraps to the inputs' width (as a * b would), the sum is int64,
  * on rows long enough for the fold's vector loops (and a tail), with extreme values. */
 static void test_vecdot_integer_widths(void **state) {
@@ -845,8 +851,7 @@ static void test_vecdot_integer_widths(void **state) {
         const double lo = -ldexp(1.0, bits - 1), hi = ldexp(1.0, bits - 1) - 1;
         uint64_t x = 12345u + (uint64_t)k;
         for (int i = 0; i < rows * cols; i++) {
-            x = x * 6364136223846793005ull + 1442695040888963407ull;
-            const double r = (double)(x >> 11) / 9007199254740992.0;
+            const double r = next_uniform(&x);
             va[i] = i % 97 == 0 ? hi : i % 89 == 0 ? lo : floor(lo + r * (hi - lo + 1));
             vb[i] = i % 83 == 0 ? lo : floor(lo + (1.0 - r) * (hi - lo + 1) * 0.999);
         }
@@ -888,8 +893,7 @@ static void test_vecdot_f16_product_bits(void **state) {
     assert_true(va && vb);
     uint64_t x = 777;
     for (int i = 0; i < rows * cols; i++) {
-        x = x * 6364136223846793005ull + 1442695040888963407ull;
-        const double r = (double)(x >> 11) / 9007199254740992.0;
+        const double r = next_uniform(&x);
         va[i] = (r - 0.5) * 8.0;
         vb[i] = (0.5 - r) * 3.0 + 0.001 * (double)(i % 7);
     }
