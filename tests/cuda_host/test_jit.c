@@ -27,6 +27,12 @@ static const char softmax_src[] =
     "}\n"
     "static float sd_proj(sd_acc a, int64_t n) { (void)n; return a.s; }\n";
 static const tensor_reduction_source softmax = {softmax_src, "sd_acc", "sd_id", "sd_map", "sd_red", "sd_comb", "sd_proj"};
+/* A weighted sum of two inputs. */
+static const char wsum_src[] = "static float ws_id(void) { return 0.0f; }\n"
+                               "static float ws_map(const float *x) { return x[0] * x[1]; }\n"
+                               "static float ws_add(float a, float b) { return a + b; }\n"
+                               "static float ws_proj(float a, int64_t n) { (void)n; return a; }\n";
+static const tensor_reduction_source wsum = {wsum_src, "float", "ws_id", "ws_map", "ws_add", "ws_add", "ws_proj"};
 
 static void test_program_text(void **state) {
     (void)state;
@@ -86,6 +92,14 @@ static void test_compile(void **state) {
     for (int k = 0; k < TT_JIT_KERNELS; k++)
         if (k == 3) assert_non_null(strstr(b.lowered[k], "short_rows_kernel"));
         else assert_string_equal(b.lowered[k], "");
+    tt_jit_binary_clear(&b);
+    tt_jit_program_clear(&p);
+    /* Two inputs, the general kernel: its row loops for several inputs (with and without an
+     * input repeated along the row) compile under NVRTC too. */
+    assert_int_equal(tt_jit_program_make(&wsum, 2, TENSOR_REDUCTION_F32, TENSOR_FLOAT32, TENSOR_FLOAT32, 4, 0, &p, "t"),
+                     TENSOR_OK);
+    if (tt_jit_compile(&p, 90, &b, "t") != TENSOR_OK) fail_msg("compile, two inputs: %s", tensor_last_error());
+    assert_non_null(strstr(b.lowered[0], "reduce_kernel"));
     tt_jit_binary_clear(&b);
     tt_jit_program_clear(&p);
     /* The accumulator's size is checked against the definition's. */
