@@ -44,7 +44,6 @@ typedef struct user_ctx {
     tensor_dtype stored;
     bool use_stored;
     tensor_dtype value_dtype; /* the value type's dtype, for fold_columns */
-    size_t min_elem;          /* the narrowest input's element size */
     size_t in_size[TENSOR_REDUCTION_MAX_INPUTS]; /* each input's element size */
 } user_ctx;
 
@@ -79,7 +78,10 @@ static bool user_columns_staged(const user_ctx *c, char **data, const int64_t *s
     int64_t width = USER_STAGE_BYTES / (max_rows * (int64_t)c->val_size);
     /* at least 256 bytes of each row of the narrowest input per piece: with fewer (bfloat16 into
      * double: 32 columns, one cache line) the reads wait on memory */
-    if (width < 256 / (int64_t)c->min_elem) width = 256 / (int64_t)c->min_elem;
+    size_t min_elem = c->in_size[0];
+    for (int k = 1; k < c->nin; k++)
+        if (c->in_size[k] < min_elem) min_elem = c->in_size[k];
+    if (width < 256 / (int64_t)min_elem) width = 256 / (int64_t)min_elem;
     if (width < 1) width = 1;
     if (width > size1) width = size1;
     char *buf = tt_malloc((size_t)c->nin * (size_t)(max_rows * width) * c->val_size);
@@ -305,12 +307,11 @@ tensor_status tt_cpu_user_reduce_kernel(struct tensor_iter *iter, const tensor_k
     static const size_t sizes[] = {sizeof(float), sizeof(double), sizeof(int64_t)};
     static const tensor_dtype value_dtypes[] = {TENSOR_FLOAT32, TENSOR_FLOAT64, TENSOR_INT64};
     user_ctx c = {call, nin, acc_stride_of(call->acc_size), sizes[call->value], {NULL}, {false},
-                  tensor_iter_dtype(iter, 0), tensor_iter_dtype(iter, 1), false, value_dtypes[call->value], 8, {0}};
+                  tensor_iter_dtype(iter, 0), tensor_iter_dtype(iter, 1), false, value_dtypes[call->value], {0}};
     c.use_stored = call->fns->fold_stored != NULL && call->value == TENSOR_REDUCTION_F32 &&
                    (c.stored == TENSOR_BFLOAT16 || c.stored == TENSOR_FLOAT16);
     for (int k = 0; k < nin; k++) {
         const tensor_dtype in = tensor_iter_dtype(iter, 1 + k);
-        if (tensor_dtype_size(in) < c.min_elem) c.min_elem = tensor_dtype_size(in);
         c.in_size[k] = tensor_dtype_size(in);
         c.cvt[k] = tt_cpu_converter(in, kinds[call->value], c.out_dtype);
         c.plain[k] = tt_cpu_converter_is_plain(in, kinds[call->value], c.out_dtype) && tensor_dtype_size(in) == c.val_size;
