@@ -365,7 +365,8 @@ static void plan_dense_rows(const tensor_iter_t *iter, const tensor_reduce_kerne
                           c->output_mult[TENSOR_REDUCE_BLOCK_Y] == 0;
     const bool warp_rows = c->input_mult[TENSOR_REDUCE_BLOCK_Y] == 0 && c->output_mult[TENSOR_REDUCE_BLOCK_Y] == 1;
     if (!cta_rows && !warp_rows) return;
-    const int64_t vectors = c->num_inputs / c->input_vec_size, unroll = TENSOR_REDUCE_ROW_UNROLL(nin);
+    const int64_t vectors = c->num_inputs / c->input_vec_size;
+    const int64_t unroll = c->splat_inputs != 0 ? TENSOR_REDUCE_SPLAT_ROW_UNROLL(nin) : TENSOR_REDUCE_ROW_UNROLL(nin);
     if (warp_rows && vectors <= 32 * unroll) { /* the general plan's warps a row already */
         c->dense_rows = c->warp_rows = true;
         return;
@@ -461,11 +462,10 @@ void tensor_reduce_config_cache_hints(const tensor_iter_t *iter, uint32_t *evict
             if (st[d] != 0) n *= shape[d];
             else if (shape[d] > 1) reread = true;
         }
-        bytes += n;
-        if (!reread) once |= 1u << q;
+        if (!reread) bytes += n, once |= 1u << q;
         else if (n <= TENSOR_REDUCE_EVICT_LAST_MAX_BYTES) again |= 1u << q;
     }
-    const bool small = bytes <= TENSOR_REDUCE_EVICT_FIRST_MAX_BYTES; /* larger calls load plainly */
+    const bool small = bytes <= TENSOR_REDUCE_EVICT_FIRST_MAX_BYTES; /* larger streams load plainly */
     *evict_first = small ? once : 0;
     *evict_last = small ? again : 0;
 }
@@ -478,6 +478,10 @@ int64_t tensor_reduce_config_row_vectors(const tensor_reduce_config *c, const te
     if (size <= 0 || c->input_vec_size * size != 16 || (c->num_inputs * size) % 16 != 0) return 0;
     for (int q = 0; q < nin; q++) {
         const int64_t *st = tensor_iter_strides(iter, nout + q);
+        if (q < 32 && (c->splat_inputs >> q & 1u)) { /* one element a row, read as a scalar */
+            if (st[0] != 0 || (nkept == 1 && st[1] < 0)) return 0;
+            continue;
+        }
         if (st[0] != size || (uintptr_t)tensor_iter_data(iter, nout + q) % 16 != 0) return 0;
         if (nkept == 1 && (st[1] < 0 || st[1] % 16 != 0)) return 0;
     }

@@ -67,6 +67,10 @@ typedef struct tensor_reduce_kernel_traits {
  * (under the 32-register cap). The planner sizes multi-input row CTAs so that a row takes one
  * round per thread where it can. */
 #define TENSOR_REDUCE_ROW_UNROLL(nin) ((nin) > 1 ? 4 : 2)
+/* The same when some inputs are constant along the row (splat_inputs): such an input costs no
+ * load, so two inputs, one of them constant, are one stream of loads and a thread takes eight
+ * vectors of it per round (as many bytes in flight as four of each of two streams). */
+#define TENSOR_REDUCE_SPLAT_ROW_UNROLL(nin) ((nin) == 2 ? 8 : TENSOR_REDUCE_ROW_UNROLL(nin))
 /* Warps split a short reduced dim (reduce_config.c, split_height) from this many input elements. */
 #define TENSOR_REDUCE_SPLIT_MIN_ELEMS ((int64_t)1 << 20)
 #define TENSOR_REDUCE_SHORT_ROWS_FOR(vec) ((32 / (vec)) > 8 ? 8 : (32 / (vec)) < 2 ? 2 : (32 / (vec)))
@@ -137,8 +141,8 @@ bool tensor_reduce_config_block_x_reduce(const tensor_reduce_config *c);
 bool tensor_reduce_config_block_y_reduce(const tensor_reduce_config *c);
 bool tensor_reduce_config_global_reduce(const tensor_reduce_config *c);
 
-/* Kernels of several inputs whose inputs add up to at most this many bytes load them with
- * cache hints; an input read again gets evict-last when it has at most ..._EVICT_LAST_MAX_BYTES
+/* Kernels of several inputs whose inputs read once add up to at most this many bytes load them
+ * with cache hints; an input read again gets evict-last when it has at most ..._EVICT_LAST_MAX_BYTES
  * (docs/cuda_reduce.md, "Cache hints"). */
 #define TENSOR_REDUCE_EVICT_FIRST_MAX_BYTES ((int64_t)256 << 20)
 #define TENSOR_REDUCE_EVICT_LAST_MAX_BYTES ((int64_t)8 << 20)
@@ -153,18 +157,20 @@ static inline int tensor_reduce_resident_slot(int threads) {
     return -1;
 }
 
-/* The cache hints of a kernel of several inputs (bit q: input q), when the inputs' bytes add up
- * to at most TENSOR_REDUCE_EVICT_FIRST_MAX_BYTES (else both 0, as for one input): evict_first
+/* The cache hints of a kernel of several inputs (bit q: input q), when the bytes of the inputs
+ * read once add up to at most TENSOR_REDUCE_EVICT_FIRST_MAX_BYTES (else both 0, as for one
+ * input; a broadcast input's bytes do not count, they are read from L2 again): evict_first
  * for an input each of whose elements is read once; evict_last for an input read again (a
  * stride 0 over a dim of size > 1: broadcast) of at most TENSOR_REDUCE_EVICT_LAST_MAX_BYTES. */
 void tensor_reduce_config_cache_hints(const tensor_iter_t *iter, uint32_t *evict_first, uint32_t *evict_last);
 
 /* Dense rows (c->dense_rows) that every input holds as whole 16-byte vectors: the kept dims are
  * one (or none), each input's data and row stride are multiples of 16 bytes, its reduced dim is
- * contiguous, and a row is a whole number of vectors. Then the kernel finds a row's bases from
- * the row index alone (no offset calculator, no unaligned head or tail) and the result is the
- * same, bit for bit, as the dense-rows path's. Returns the vectors per row, or 0 when any of
- * this fails. */
+ * contiguous, and a row is a whole number of vectors; an input of c->splat_inputs (one element a
+ * row, any alignment) needs only a row stride >= 0. Then the kernel finds a row's bases from the
+ * row index alone (no offset calculator, no unaligned head or tail) and the result is the same,
+ * bit for bit, as the dense-rows path's. Returns the vectors per row, or 0 when any of this
+ * fails. */
 int64_t tensor_reduce_config_row_vectors(const tensor_reduce_config *c, const tensor_iter_t *iter);
 
 /* A readable one-paragraph form for explain; snprintf contract. */

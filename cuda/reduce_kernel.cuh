@@ -431,26 +431,37 @@ struct Reducer {
     // where the first is: the plan vectorises only inputs whose rows are congruent to its rows.
     // Inputs in cfg.splat_inputs (stride 0 along the row: b of [R, N] x [R, 1]) are read once, and
     // their element stands in every vector; the row is cut where the first other input's is.
+    // Two inputs get the constant one's index at compile time (SPLAT is the mask), so its
+    // vectors take no registers and the other's loads can be twice as many per round.
+    static constexpr uint32_t SPLAT_RUNTIME = ~0u; // the mask is read from the plan
     __device__ acc_t vectorized_thread_reduce(const Bases &base, uint32_t input_idx) const {
         if constexpr (is_byte_sum<Op>::value) return byte_sum_thread_reduce(base.at[0], input_idx);
-        else if constexpr (NIN > 1) {
+        else if constexpr (NIN == 2) {
+            const uint32_t m = (uint32_t)p.cfg.splat_inputs;
+            if (m == 1u) return hinted() ? vector_loads_thread_reduce<true, 1u>(base, input_idx)
+                                         : vector_loads_thread_reduce<false, 1u>(base, input_idx);
+            if (m == 2u) return hinted() ? vector_loads_thread_reduce<true, 2u>(base, input_idx)
+                                         : vector_loads_thread_reduce<false, 2u>(base, input_idx);
+            return hinted() ? vector_loads_thread_reduce<true>(base, input_idx)
+                            : vector_loads_thread_reduce<false>(base, input_idx);
+        } else if constexpr (NIN > 2) {
             if (p.cfg.splat_inputs != 0u)
-                return hinted() ? vector_loads_thread_reduce<true, true>(base, input_idx)
-                                : vector_loads_thread_reduce<false, true>(base, input_idx);
+                return hinted() ? vector_loads_thread_reduce<true, SPLAT_RUNTIME>(base, input_idx)
+                                : vector_loads_thread_reduce<false, SPLAT_RUNTIME>(base, input_idx);
             return hinted() ? vector_loads_thread_reduce<true>(base, input_idx)
                             : vector_loads_thread_reduce<false>(base, input_idx);
         } else return vector_loads_thread_reduce<false>(base, input_idx);
     }
-    template <bool HINTED, bool SPLAT = false>
+    template <bool HINTED, uint32_t SPLAT = 0u>
     __device__ acc_t vector_loads_thread_reduce(const Bases &base, uint32_t input_idx) const {
         using V = LoadVec<scalar_t, IN_VEC>;
         const scalar_t *data[NIN];
 #pragma unroll
         for (int q = 0; q < NIN; q++) data[q] = reinterpret_cast<const scalar_t *>(base.at[q]);
-        const uint32_t splat = SPLAT ? (uint32_t)p.cfg.splat_inputs : 0u;
+        const uint32_t splat = SPLAT == SPLAT_RUNTIME ? (uint32_t)p.cfg.splat_inputs : SPLAT;
         const scalar_t *cut = data[0];
         V sv[NIN];
-        if constexpr (SPLAT) {
+        if constexpr (SPLAT != 0u) {
 #pragma unroll
             for (int q = NIN - 1; q >= 0; q--) {
                 if (!((splat >> q) & 1u)) cut = data[q];
@@ -472,8 +483,9 @@ struct Reducer {
     }
     // Vectors idx, idx + step, ... < nvec of each input's row into acc (set to the identity
     // first); element i of vector j is the row's element head + j * IN_VEC + i.
-    // With SPLAT, an input q in `splat` takes sv[q] instead of a load.
-    template <bool HINTED, bool SPLAT = false, class V>
+    // With SPLAT (a mask, or SPLAT_RUNTIME: the mask is `splat`), an input q in the mask takes
+    // sv[q] instead of a load.
+    template <bool HINTED, uint32_t SPLAT = 0u, class V>
     __device__ __forceinline__ void row_vectors(acc_t (&acc)[NACC], const V *const (&vdata)[NIN], uint32_t nvec,
                                                 uint32_t step, uint32_t idx, uint32_t head,
                                                 const V *sv = nullptr, uint32_t splat = 0u) const {
@@ -486,21 +498,21 @@ struct Reducer {
         // kernels have 64 registers): with two, rows of a few thousand elements took two
         // dependent round trips to memory per thread, and a fused sum(a * b) trailed
         // torch.compile's on [1000, 8192] (docs/perf_log.md).
-        constexpr int U = TENSOR_REDUCE_ROW_UNROLL(NIN);
+        constexpr int U = SPLAT != 0u ? TENSOR_REDUCE_SPLAT_ROW_UNROLL(NIN) : TENSOR_REDUCE_ROW_UNROLL(NIN);
         for (const uint32_t bound = run_bound(nvec, (uint64_t)(U - 1) * step); idx < bound; idx += U * step) {
             V v[U][NIN];
 #pragma unroll
             for (int u = 0; u < U; u++)
 #pragma unroll
                 for (int q = 0; q < NIN; q++)
-                    v[u][q] = SPLAT && ((splat >> q) & 1u) ? sv[q] : ld_in<HINTED>(&vdata[q][idx + u * step], q);
+                    v[u][q] = SPLAT != 0u && ((splat >> q) & 1u) ? sv[q] : ld_in<HINTED>(&vdata[q][idx + u * step], q);
 #pragma unroll
             for (int u = 0; u < U; u++) red_vec(acc, v[u], head + (idx + u * step) * IN_VEC);
         }
         for (; idx < nvec; idx += step) {
             V a[NIN];
 #pragma unroll
-            for (int q = 0; q < NIN; q++) a[q] = SPLAT && ((splat >> q) & 1u) ? sv[q] : ld_in<HINTED>(&vdata[q][idx], q);
+            for (int q = 0; q < NIN; q++) a[q] = SPLAT != 0u && ((splat >> q) & 1u) ? sv[q] : ld_in<HINTED>(&vdata[q][idx], q);
             red_vec(acc, a, head + idx * IN_VEC);
         }
     }
@@ -942,17 +954,35 @@ struct Reducer {
     }
     // Aligned dense rows (p.row_vecs > 0: every row of every input whole 16-byte vectors, the
     // outputs one dim): the row's bases from the leading plan words alone, and no head or tail.
-    // The same loads into the same accumulators as dense_rows_run, so the same bits.
+    // The same loads into the same accumulators as dense_rows_run, so the same bits. An input
+    // constant along the row (cfg.splat_inputs) is one element at its row's base.
     __device__ void aligned_rows_run() const {
+        if constexpr (NIN == 2) {
+            if (p.cfg.splat_inputs == 1u) return aligned_rows<1u>();
+            if (p.cfg.splat_inputs == 2u) return aligned_rows<2u>();
+        } else if (p.cfg.splat_inputs != 0u) return aligned_rows<SPLAT_RUNTIME>();
+        aligned_rows<0u>();
+    }
+    template <uint32_t SPLAT> __device__ void aligned_rows() const {
         using V = LoadVec<scalar_t, IN_VEC>;
         const RowPlace at = row_place();
         if (at.row >= p.num_outputs) return;
+        const uint32_t splat = SPLAT == SPLAT_RUNTIME ? (uint32_t)p.cfg.splat_inputs : SPLAT;
         const V *vdata[NIN];
+        V sv[NIN];
 #pragma unroll
-        for (int q = 0; q < NIN; q++) vdata[q] = reinterpret_cast<const V *>(p.src[q] + at.row * p.row_stride[q]);
+        for (int q = 0; q < NIN; q++) {
+            const char *row = p.src[q] + at.row * p.row_stride[q];
+            vdata[q] = reinterpret_cast<const V *>(row);
+            if (SPLAT != 0u && ((splat >> q) & 1u)) {
+                const scalar_t x = *reinterpret_cast<const scalar_t *>(row);
+#pragma unroll
+                for (int i = 0; i < IN_VEC; i++) sv[q].v[i] = x;
+            }
+        }
         acc_t acc[NACC];
-        if (hinted()) row_vectors<true>(acc, vdata, p.row_vecs, at.step, at.tid, 0u);
-        else row_vectors<false>(acc, vdata, p.row_vecs, at.step, at.tid, 0u);
+        if (hinted()) row_vectors<true, SPLAT>(acc, vdata, p.row_vecs, at.step, at.tid, 0u, sv, splat);
+        else row_vectors<false, SPLAT>(acc, vdata, p.row_vecs, at.step, at.tid, 0u, sv, splat);
 #pragma unroll
         for (int i = 1; i < NACC; i++) acc[0] = Op::combine(acc[0], acc[i]);
         fold_row_store(acc[0], at.tid, at.row * p.out_row_stride);

@@ -723,7 +723,8 @@ static void test_dense_row_thread_cap(void **state) {
 
 /* sum(a * b) over dim 1 of float32 [1000, 4096] a and a b constant along the row ([1000, 1],
  * or [1]), in either order: the row is still read in 16-byte vectors and b is marked as one
- * element a row, wherever b's base lies; a transposed a keeps element loads and marks nothing. */
+ * element a row, wherever b's base lies; rows whose vectors are aligned take the aligned-rows
+ * kernel; a transposed a keeps element loads and marks nothing. */
 static void test_splat_rows(void **state) {
     (void)state;
     const int64_t sh[2] = {1000, 4096}, tsh[2] = {4096, 1000}, osh[2] = {1000, 1}, bsh[2] = {1000, 1}, one[1] = {1};
@@ -732,13 +733,15 @@ static void test_splat_rows(void **state) {
     tensor_t *b2 = tensor_from_blob((void *)(uintptr_t)0x300004, 2, bsh, NULL, TENSOR_FLOAT32, tensor_cpu(), NULL, NULL);
     tensor_t *b1 = tensor_from_blob((void *)(uintptr_t)0x300008, 1, one, NULL, TENSOR_FLOAT32, tensor_cpu(), NULL, NULL);
     tensor_t *at0 = tensor_from_blob((void *)(uintptr_t)0x100000, 2, tsh, NULL, TENSOR_FLOAT32, tensor_cpu(), NULL, NULL);
-    assert_true(a && o && b2 && b1 && at0);
+    tensor_t *au = tensor_from_blob((void *)(uintptr_t)0x100004, 2, sh, NULL, TENSOR_FLOAT32, tensor_cpu(), NULL, NULL);
+    assert_true(a && o && b2 && b1 && at0 && au);
     tensor_t *at = tensor_transpose(at0, 0, 1);
     assert_non_null(at);
     struct {
         tensor_t *x, *y;
-        uint32_t splat; /* 0: not vectorized */
-    } cases[] = {{a, b2, 2}, {b2, a, 1}, {a, b1, 2}, {b1, a, 1}, {at, b2, 0}};
+        uint32_t splat;    /* 0: not vectorized */
+        int64_t row_vecs;  /* the aligned-rows kernel's vectors a row (0: the dense-rows path) */
+    } cases[] = {{a, b2, 2, 1024}, {b2, a, 1, 1024}, {a, b1, 2, 1024}, {b1, a, 1, 1024}, {au, b2, 2, 0}, {at, b2, 0, 0}};
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
         tensor_t *const ins[2] = {cases[k].x, cases[k].y};
         tensor_iter_t *it = dim1_iter(o, ins, 2, true);
@@ -753,15 +756,18 @@ static void test_splat_rows(void **state) {
         assert_int_equal(strstr(buf, want) != NULL, cases[k].splat != 0);
         if (cases[k].splat) {
             assert_true(c.dense_rows);
-            assert_int_equal(tensor_reduce_config_row_vectors(&c, it), 0); /* not the aligned-rows kernel */
+            /* b's element needs no alignment; a's rows decide */
+            assert_int_equal(tensor_reduce_config_row_vectors(&c, it), cases[k].row_vecs);
+            /* one stream of loads: threads for one round of eight vectors of it */
+            assert_int_equal(c.num_threads, 4096 / 4 / TENSOR_REDUCE_SPLAT_ROW_UNROLL(2));
             /* the size format reports is the whole text's, also when the buffer is too short */
             char small[8];
             assert_int_equal(tensor_reduce_config_format(&c, small, sizeof small), (int64_t)strlen(buf));
         }
         tensor_iter_free(it);
     }
-    tensor_t *const ts[6] = {a, o, b2, b1, at0, at};
-    for (int i = 0; i < 6; i++) tensor_release(ts[i]);
+    tensor_t *const ts[7] = {a, o, b2, b1, at0, at, au};
+    for (int i = 0; i < 7; i++) tensor_release(ts[i]);
 }
 
 /* sum(a * b) over dim 1 of a [rows, cols] float32 a and b of shape bshape (nb dims), as the
@@ -809,6 +815,9 @@ static void test_evict_first(void **state) {
     assert_int_equal(TENSOR_REDUCE_EVICT_FIRST_MAX_BYTES, (int64_t)256 << 20);
     assert_int_equal(evict_mask(8192, 4096, 2, half, 2), 3u);
     assert_int_equal(evict_mask(8192, 8192, 2, full, 2), 0u);
+    /* a broadcast input's bytes do not count: 256 MiB read once and b [8192, 1] is at the limit */
+    const int64_t col8k[2] = {8192, 1};
+    assert_int_equal(evict_mask(8192, 8192, 2, col8k, 2), 1u | 2u << 8);
     /* a large call: no hints at all, the broadcast row included */
     const int64_t row8k[1] = {8192};
     assert_int_equal(evict_mask(16384, 8192, 1, row8k, 2), 0u);

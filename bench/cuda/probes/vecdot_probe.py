@@ -23,11 +23,13 @@ A variant is a set of macros for one kernel source:
   PAD    more 8-byte kernel parameters (the library passes its plan, ~1.3 KB, by value)
   SPLIT  (kernel vdot_split) equal ranges of the flattened rows' vectors, one per CTA of a grid
          of SPLIT x the resident CTAs; a row shared by CTAs is added up by the last to arrive
+  GRID   (SPLIT kernels) the grid, in place of SPLIT x the resident CTAs (ROWS=1: a 1-D dot)
+  SPLAT  b is [R, 1] (CASES=splat): one element of b a row, repeated in every vector
   CH, ST, CPS (kernel vdot_tma) the same equal ranges, streamed by bulk copies (cp.async.bulk)
          into ST shared-memory stages of up to CH vectors per input, CPS CTAs an SM
 
 usage: vecdot_probe.py OUT_DIR [REPS]   (env: BUILD=build dir for tensor_vecdot, VARIANTS=a,b,
-CASES=same,bcast, ROUNDS=2, ROWS and COLS for another shape)"""
+CASES=same,bcast,splat (default same,bcast), ROUNDS=2, ROWS and COLS for another shape)"""
 import json, os, sys
 
 import cupy as cp
@@ -49,6 +51,9 @@ SRC = r"""
 #endif
 #ifndef P_FMUL_RN
 #define P_FMUL_RN 0
+#endif
+#ifndef P_SPLAT
+#define P_SPLAT 0
 #endif
 #if P_FMUL_RN
 #define MULADD(acc, x, y) acc = acc + __fmul_rn(x, y)
@@ -143,19 +148,33 @@ vdot(const float *a, const float *b, float *out, int n, int rows, long long b_ro
     const float4 *A = reinterpret_cast<const float4 *>(a + (long long)row * n);
     const float4 *B = reinterpret_cast<const float4 *>(b + (long long)row * b_row_stride);
     float acc0 = 0.f, acc1 = 0.f, acc2 = 0.f, acc3 = 0.f;
+#if P_SPLAT
+    const float bs = b[(long long)row * b_row_stride];  // b [R, 1]: one element a row
+#endif
     int i = threadIdx.x;
     #pragma unroll 1
     for (; i + (P_L - 1) * P_T < nv; i += P_T * P_L) {
         float4 va[P_L], vb[P_L];
         #pragma unroll
-        for (int u = 0; u < P_L; u++) { va[u] = ld(A + i + u * P_T, pa); vb[u] = ld(B + i + u * P_T, pb); }
+        for (int u = 0; u < P_L; u++) {
+            va[u] = ld(A + i + u * P_T, pa);
+#if P_SPLAT
+            vb[u] = make_float4(bs, bs, bs, bs);
+#else
+            vb[u] = ld(B + i + u * P_T, pb);
+#endif
+        }
         #pragma unroll
         for (int u = 0; u < P_L; u++) {
             MULADD(acc0, va[u].x, vb[u].x); MULADD(acc1, va[u].y, vb[u].y); MULADD(acc2, va[u].z, vb[u].z); MULADD(acc3, va[u].w, vb[u].w);
         }
     }
     for (; i < nv; i += P_T) {
+#if P_SPLAT
+        const float4 x = ld(A + i, pa), y = make_float4(bs, bs, bs, bs);
+#else
         const float4 x = ld(A + i, pa), y = ld(B + i, pb);
+#endif
         acc0 += x.x * y.x; acc1 += x.y * y.y; acc2 += x.z * y.z; acc3 += x.w * y.w;
     }
     float v = block_sum((acc0 + acc1) + (acc2 + acc3), sh);
@@ -396,6 +415,25 @@ VARIANTS = {
     "split512_l4_x2": dict(T=512, L=4, RED=1, HINT=1, MINB=2, PERSIST=0, SPLIT=2),
     "split256_l4_x2": dict(T=256, L=4, RED=1, HINT=1, MINB=4, PERSIST=0, SPLIT=2),
     # bulk copies through shared memory: T threads, CPS CTAs an SM, ST stages of CH vectors
+    # b [R, 1] (CASES=splat): one element of b a row, a's row streamed; plain loads as the
+    # library's calls past 256 MiB, hinted for comparison
+    "splat_t512_l4": dict(T=512, L=4, RED=1, HINT=0, MINB=2, PERSIST=0, SPLAT=1),
+    "splat_t256_l8": dict(T=256, L=8, RED=1, HINT=0, MINB=2, PERSIST=0, SPLAT=1),
+    "splat_t256_l8_m4": dict(T=256, L=8, RED=1, HINT=0, MINB=4, PERSIST=0, SPLAT=1),
+    "splat_t128_l16": dict(T=128, L=16, RED=1, HINT=0, MINB=4, PERSIST=0, SPLAT=1),
+    "splat_t512_l4_m4": dict(T=512, L=4, RED=1, HINT=0, MINB=4, PERSIST=0, SPLAT=1),
+    "splat_t256_l8_hint": dict(T=256, L=8, RED=1, HINT=1, MINB=2, PERSIST=0, SPLAT=1),
+    "splat_t512_l4_hint": dict(T=512, L=4, RED=1, HINT=1, MINB=2, PERSIST=0, SPLAT=1),
+    # one row (ROWS=1: a 1-D dot): the split kernel on GRID CTAs
+    "dot_t256_l4_g132": dict(T=256, L=4, RED=1, HINT=1, MINB=4, PERSIST=0, SPLIT=1, GRID=132),
+    "dot_t256_l4_g264": dict(T=256, L=4, RED=1, HINT=1, MINB=4, PERSIST=0, SPLIT=1, GRID=264),
+    "dot_t256_l4_g528": dict(T=256, L=4, RED=1, HINT=1, MINB=4, PERSIST=0, SPLIT=1, GRID=528),
+    "dot_t512_l4_g132": dict(T=512, L=4, RED=1, HINT=1, MINB=2, PERSIST=0, SPLIT=1, GRID=132),
+    "dot_t512_l4_g264": dict(T=512, L=4, RED=1, HINT=1, MINB=2, PERSIST=0, SPLIT=1, GRID=264),
+    "dot_t1024_l2_g132": dict(T=1024, L=2, RED=1, HINT=1, MINB=1, PERSIST=0, SPLIT=1, GRID=132),
+    "dot_t128_l4_g528": dict(T=128, L=4, RED=1, HINT=1, MINB=8, PERSIST=0, SPLIT=1, GRID=528),
+    "dot_t256_l2_g528": dict(T=256, L=2, RED=1, HINT=1, MINB=4, PERSIST=0, SPLIT=1, GRID=528),
+    "dot_t256_l4_g1056": dict(T=256, L=4, RED=1, HINT=1, MINB=4, PERSIST=0, SPLIT=1, GRID=1056),
     "tma_t256_ch1024_st4": dict(T=256, L=1, RED=1, HINT=0, MINB=1, PERSIST=0, CH=1024, ST=4, CPS=1),
     "tma_t256_ch512_st8": dict(T=256, L=1, RED=1, HINT=0, MINB=1, PERSIST=0, CH=512, ST=8, CPS=1),
     "tma_t512_ch1024_st6": dict(T=512, L=1, RED=1, HINT=0, MINB=1, PERSIST=0, CH=1024, ST=6, CPS=1),
@@ -439,7 +477,7 @@ def main():
     kernels = {}
     for nm in names:
         m = VARIANTS[nm]
-        opts = tuple("-DP_%s=%d" % kv for kv in m.items() if kv[0] not in ("SPREAD", "SPLIT", "CPS")) + ("-arch=sm_90", "-std=c++17")
+        opts = tuple("-DP_%s=%d" % kv for kv in m.items() if kv[0] not in ("SPREAD", "SPLIT", "CPS", "GRID")) + ("-arch=sm_90", "-std=c++17")
         pad = m.get("PAD", 0)
         code = SRC  # PAD more 8-byte parameters (the library's plan is a 1.3 KB parameter)
         if pad:
@@ -466,7 +504,7 @@ def main():
     timer = timing.Timer(dev)
     results = {}
     only = os.environ.get("CASES", "same,bcast").split(",")
-    for case, bshape in (("same", [R, N]), ("bcast", [N])):
+    for case, bshape in (("same", [R, N]), ("bcast", [N]), ("splat", [R, 1])):
         if case not in only:
             continue
         g = torch.Generator(device=dev).manual_seed(0)
@@ -474,7 +512,7 @@ def main():
         b = torch.rand(bshape, device=dev, generator=g) - 0.5
         ref = (a.double() * b.double()).sum(1)
         out = torch.empty(R, device=dev)
-        bstride = 0 if len(bshape) == 1 else N
+        bstride = 0 if len(bshape) == 1 else bshape[1]
         fns, labels = [], []
         for nm, (k, m) in kernels.items():
             T = m["T"]
@@ -484,7 +522,7 @@ def main():
             elif m["PERSIST"] or m.get("SPLIT"):
                 regs = (k.num_regs + 7) // 8 * 8
                 per_sm = min(65536 // (regs * T), 2048 // T)
-                grid = min(R, sms * per_sm) if m["PERSIST"] else sms * per_sm * m["SPLIT"]
+                grid = min(R, sms * per_sm) if m["PERSIST"] else m.get("GRID", sms * per_sm * m["SPLIT"])
             else:
                 grid = R
 
