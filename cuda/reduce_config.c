@@ -106,11 +106,20 @@ static int output_vec_size_of(const tensor_iter_t *iter, int in_arg, int elem, i
     return vec;
 }
 
-/* The same for every input, each contiguous along the first kept dim (else 1). */
-static int output_vec_size(const tensor_iter_t *iter, int elem, int max_vec) {
-    if (!inputs_unit_stride(iter, tensor_iter_num_reduce_dims(iter), elem)) return 1;
+/* The same for every input contiguous along the first kept dim, when the others are constant
+ * along it (stride 0: one element of such an input serves every output of a vector; their bits
+ * go to *splat), else 1. The kernel compiles that loop for two inputs and one reduced dim only
+ * (a loop for each constant input's index, which costs library size): other calls with such an
+ * input load elements. */
+static int output_vec_size(const tensor_iter_t *iter, int elem, int max_vec, uint32_t *splat) {
+    const int in0 = tensor_iter_noutputs(iter), nred = tensor_iter_num_reduce_dims(iter);
+    const int64_t mask = splat_inputs_along(iter, nred, elem);
+    *splat = 0;
+    if (mask < 0 || (mask != 0 && (tensor_iter_ninputs(iter) != 2 || nred != 1))) return 1;
     int vec = max_vec;
-    for (int a = tensor_iter_noutputs(iter); a < iter->num_operands; a++) vec = output_vec_size_of(iter, a, elem, vec);
+    for (int a = in0; a < iter->num_operands; a++)
+        if (!(mask >> (a - in0) & 1)) vec = output_vec_size_of(iter, a, elem, vec);
+    if (vec > 1) *splat = (uint32_t)mask;
     return vec;
 }
 
@@ -264,7 +273,7 @@ static void plan_general(const tensor_iter_t *iter, const tensor_cuda_props *pro
             dim0 /= tr->input_vec_size;
         } else if (!c.reduce_fastest) {
             /* Each vector load feeds output_vec_size neighbouring outputs. */
-            c.output_vec_size = output_vec_size(iter, tr->input_size, tr->max_output_vec);
+            c.output_vec_size = output_vec_size(iter, tr->input_size, tr->max_output_vec, &c.splat_inputs);
             dim0 /= c.output_vec_size;
         }
     }
@@ -507,7 +516,9 @@ int64_t tensor_reduce_config_format(const tensor_reduce_config *c, char *buf, si
     if (c->splat_inputs != 0 && n >= 0) {
         const size_t used = (size_t)n < size ? (size_t)n : size;
         const int m = snprintf(used < size ? buf + used : NULL, used < size ? size - used : 0,
-                               ", one element a row of inputs 0x%x", (unsigned)c->splat_inputs);
+                               c->vectorize_input ? ", one element a row of inputs 0x%x"
+                                                  : ", one element an output vector of inputs 0x%x",
+                               (unsigned)c->splat_inputs);
         n = m < 0 ? m : n + m;
     }
     return n;

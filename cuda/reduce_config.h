@@ -123,9 +123,12 @@ typedef struct tensor_reduce_config {
     /* Dense rows where each warp folds one row (block {32, H}: H rows a CTA): no shared memory
      * and no barrier, a shuffle tree per warp. */
     bool warp_rows;
-    /* Inputs (bit q: input q) whose stride along the reduced dim is 0 in a vectorized row plan
-     * (b of [R, N] x [R, 1] over dim 1): the kernel reads one element of such an input per row
-     * and repeats it in every vector, so the other inputs keep their 16-byte loads. */
+    /* Inputs (bit q: input q) constant along the vectorized dim, so that the other inputs keep
+     * their vector loads: in a vectorized row plan, stride 0 along the reduced dim (b of
+     * [R, N] x [R, 1] over dim 1; the kernel reads one element of it a row and repeats it in
+     * every vector); with output_vec_size > 1, two inputs and one reduced dim, stride 0 along
+     * the first kept dim (b of [R, N] x [R, 1] over dim 0; one element of it serves the
+     * vector's outputs). */
     uint32_t splat_inputs;
 } tensor_reduce_config;
 

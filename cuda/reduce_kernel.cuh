@@ -564,8 +564,24 @@ struct Reducer {
 
     // ---- 1b. thread reduce, strided or along outputs (OVS neighbouring outputs per load) ----
     // VT0 accumulator sets: VT0 loads are issued before the first reduce, so each thread has
-    // VT0 * OVS * sizeof(scalar_t) bytes in flight.
-    template <bool HINTED, class Offset>
+    // VT0 * OVS * sizeof(scalar_t) bytes in flight. SPLAT (OVS > 1, two inputs, one reduced
+    // dim: the plan marks no other) is the mask of
+    // cfg.splat_inputs, known at compile time: such an input is constant along the outputs
+    // (stride 0 on the first kept dim: b of [R, N] x [R, 1] over dim 0), and one element of it
+    // stands for all OVS outputs in one register (a mask read at run time kept both kinds of
+    // load live, and the float32 kernel spilled).
+    template <bool HINTED, uint32_t SPLAT, class V>
+    __device__ __forceinline__ V ld_outputs(const char *at, int q) const {
+        if ((SPLAT >> q) & 1u) {
+            const scalar_t x = ld_in<HINTED>(reinterpret_cast<const scalar_t *>(at), q);
+            V v;
+#pragma unroll
+            for (int i = 0; i < OVS; i++) v.v[i] = x;
+            return v;
+        }
+        return ld_in<HINTED>(reinterpret_cast<const V *>(at), q);
+    }
+    template <bool HINTED, uint32_t SPLAT, class Offset>
     __device__ vec_t strided_thread_reduce(const Bases &base, uint32_t input_idx, Offset in_offset) const {
         using V = LoadVec<scalar_t, OVS>;
         const uint32_t n = p.num_inputs, step = (uint32_t)p.cfg.step_input;
@@ -581,7 +597,7 @@ struct Reducer {
             for (int j = 0; j < VT0; j++) {
                 const Offs o = in_offset(idx + j * step);
 #pragma unroll
-                for (int q = 0; q < NIN; q++) v[j][q] = ld_in<HINTED>(reinterpret_cast<const V *>(base.at[q] + o.at[q]), q);
+                for (int q = 0; q < NIN; q++) v[j][q] = ld_outputs<HINTED, SPLAT, V>(base.at[q] + o.at[q], q);
             }
             if constexpr (op_reduces_chunk<Op>::value) { // each output's VT0 elements into acc[0]
 #pragma unroll
@@ -602,7 +618,7 @@ struct Reducer {
                 const Offs o = in_offset(idx);
                 V v[NIN];
 #pragma unroll
-                for (int q = 0; q < NIN; q++) v[q] = ld_in<HINTED>(reinterpret_cast<const V *>(base.at[q] + o.at[q]), q);
+                for (int q = 0; q < NIN; q++) v[q] = ld_outputs<HINTED, SPLAT, V>(base.at[q] + o.at[q], q);
                 red_n(acc[j], v, 0, idx, 0);
             }
             idx += step;
@@ -618,9 +634,16 @@ struct Reducer {
     }
 
     template <class Offset> __device__ vec_t strided(const Bases &base, uint32_t input_idx, Offset in_offset) const {
+        if constexpr (NIN == 2 && OVS > 1 && std::is_same<Offset, StridedOffset>::value) { // one reduced dim
+            const uint32_t m = (uint32_t)p.cfg.splat_inputs;
+            if (m == 1u) return hinted() ? strided_thread_reduce<true, 1u>(base, input_idx, in_offset)
+                                         : strided_thread_reduce<false, 1u>(base, input_idx, in_offset);
+            if (m == 2u) return hinted() ? strided_thread_reduce<true, 2u>(base, input_idx, in_offset)
+                                         : strided_thread_reduce<false, 2u>(base, input_idx, in_offset);
+        }
         if constexpr (NIN > 1)
-            if (hinted()) return strided_thread_reduce<true>(base, input_idx, in_offset);
-        return strided_thread_reduce<false>(base, input_idx, in_offset);
+            if (hinted()) return strided_thread_reduce<true, 0u>(base, input_idx, in_offset);
+        return strided_thread_reduce<false, 0u>(base, input_idx, in_offset);
     }
 
     // ---- 2. block reduces (power-of-two trees; block dims are powers of two) ----

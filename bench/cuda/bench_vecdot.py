@@ -44,6 +44,9 @@ CASES = [
     ("f32_64x512x512_dim1", [64, 512, 512], [64, 512, 512], 1, torch.float32),
     ("f32_8192sq_b8192x1_dim1", [8192, 8192], [8192, 1], 1, torch.float32),
     ("f16_4096x8192_b8192_dim1", [4096, 8192], [8192], 1, torch.float16),
+    # b constant along the outputs of an outer reduction (a weighted sum of rows)
+    ("f32_4096sq_b4096x1_dim0", [4096, 4096], [4096, 1], 0, torch.float32),
+    ("f32_64x512x512_b64x512x1_dim1", [64, 512, 512], [64, 512, 1], 1, torch.float32),
 ]
 only = os.environ.get("VECDOT_CASES")
 if only:

@@ -99,7 +99,8 @@ static tensor_t *rnd(int nd, const int64_t *sizes, tensor_dtype dt, uint64_t see
 /* Every layout path of the engine with two inputs: row vectors (aligned, with a head, with
  * rows the kernel cannot cut alike), strided rows, output vectors (outer reductions), short
  * rows, a broadcast input on either kind of dim (along rows, one element a row beside the
- * other input's vectors), several kept dims, a global reduce. */
+ * other input's vectors; along the outputs, one element for a vector of outputs), several
+ * kept dims, a global reduce. */
 static void test_vecdot_layouts(void **state) {
     (void)state;
     const bool q = ct_quick();
@@ -119,6 +120,11 @@ static void test_vecdot_layouts(void **state) {
         {2, {1000, 33}, {1000, 33}, 0, 0, 0, 0, "columns, odd width"},
         {2, {1000, 300}, {1, 300}, 0, 0, 0, 0, "columns, b broadcast along the reduced dim"},
         {2, {1000, 300}, {1000, 1}, 0, 0, 0, 0, "columns, b broadcast along the kept dim"},
+        /* an input constant along the outputs: one element of it serves a vector's outputs */
+        {2, {1000, 1}, {1000, 300}, 0, 0, 0, 0, "columns, a broadcast along the kept dim"},
+        {3, {8, 64, 52}, {8, 64, 1}, 1, 0, 0, 0, "middle dim, b one element an output vector"},
+        {3, {8, 64, 50}, {8, 64, 1}, 1, 1, 0, 0, "middle dim, a with a head, b broadcast along it"},
+        {2, {1 << 16, 8}, {1 << 16, 1}, 0, 0, 0, 0, "long columns, global reduce, b one element a vector"},
         {2, {20000, 32}, {20000, 32}, 1, 0, 0, 0, "short rows, vectors"},
         {2, {20000, 7}, {20000, 7}, 1, 0, 0, 0, "short rows, elements"},
         {2, {20000, 32}, {1, 32}, 1, 0, 0, 0, "short rows, b broadcast"},
@@ -149,7 +155,7 @@ static void test_vecdot_layouts(void **state) {
         {2, {3, 1 << 21}, {3, 1}, 1, 0, 0, 0, "long rows, global reduce, b one element a row"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        if (q && i >= 26) break;
+        if (q && i >= 30) break;
         pair_t a = pair_of(rnd(cases[i].nd, cases[i].sa, TENSOR_FLOAT32, 100 + i));
         pair_t b = pair_of(rnd(cases[i].nd, cases[i].sb, TENSOR_FLOAT32, 200 + i));
         const int last = cases[i].nd - 1;

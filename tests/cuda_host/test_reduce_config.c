@@ -500,11 +500,18 @@ static void test_two_inputs(void **state) {
     assert_false(c.reduce_fastest);
     assert_int_equal(c.output_vec_size, 4);
     tensor_iter_free(it);
-    /* ...and 1 when b is broadcast along them (it has no 4 neighbouring outputs to load). */
+    /* ...and also when b is broadcast along them: one element of b serves 4 outputs. */
     const int64_t col[2] = {4096, 1};
     it = plan2(&c, 0x100000, 0x900000, sq, col, NULL, 0);
     assert_false(c.reduce_fastest);
+    assert_int_equal(c.output_vec_size, 4);
+    assert_int_equal(c.splat_inputs, 2u);
+    tensor_iter_free(it);
+    /* b strided along the outputs (every other column): element loads for both. */
+    const int64_t every_other[2] = {8192, 2};
+    it = plan2(&c, 0x100000, 0x900000, sq, sq, every_other, 0);
     assert_int_equal(c.output_vec_size, 1);
+    assert_int_equal(c.splat_inputs, 0u);
     tensor_iter_free(it);
     /* Short rows: the lane-group kernel with half the rows per thread; never tile mode. */
     const int64_t shortr[2] = {1 << 20, 32}, tiny[2] = {1 << 20, 7};
@@ -770,6 +777,76 @@ static void test_splat_rows(void **state) {
     for (int i = 0; i < 7; i++) tensor_release(ts[i]);
 }
 
+/* sum(a * b) over the middle dim of float32 [8, 1024, W] a and b [8, 1024, 1] (constant along
+ * the outputs' fastest dim), in either order: an outer reduction whose vector loads of a feed
+ * neighbouring outputs keeps them, one element of b serving each vector's outputs, wherever b's
+ * base lies; a width that no vector divides loads elements and marks nothing, and so do three
+ * inputs and two reduced dims. */
+static void test_splat_outputs(void **state) {
+    (void)state;
+    struct {
+        int64_t w;
+        uintptr_t b_addr;
+        bool b_first;
+        int ovs; /* expected output_vec_size (1: no splat either) */
+    } cases[] = {{256, 0x300000, false, 4}, {256, 0x300004, false, 4}, {256, 0x300004, true, 4}, {255, 0x300000, false, 1},
+                 {258, 0x300000, false, 2}};
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        const int64_t sa[3] = {8, 1024, cases[k].w}, sb[3] = {8, 1024, 1}, so[3] = {8, 1, cases[k].w};
+        tensor_t *a = tensor_from_blob((void *)(uintptr_t)0x1000000, 3, sa, NULL, TENSOR_FLOAT32, tensor_cpu(), NULL, NULL);
+        tensor_t *b = tensor_from_blob((void *)cases[k].b_addr, 3, sb, NULL, TENSOR_FLOAT32, tensor_cpu(), NULL, NULL);
+        tensor_t *o = tensor_from_blob((void *)(uintptr_t)0x2000000, 3, so, NULL, TENSOR_FLOAT32, tensor_cpu(), NULL, NULL);
+        assert_true(a && b && o);
+        tensor_t *const ins[2] = {cases[k].b_first ? b : a, cases[k].b_first ? a : b};
+        tensor_iter_t *it = dim1_iter(o, ins, 2, true);
+        tensor_reduce_config c;
+        char buf[512];
+        assert_int_equal(tensor_reduce_config_make(it, &h100, &f32_tuned, &c), TENSOR_OK);
+        assert_true(tensor_reduce_config_format(&c, buf, sizeof buf) > 0);
+        const uint32_t want = cases[k].ovs > 1 ? (cases[k].b_first ? 1u : 2u) : 0u;
+        if (c.reduce_fastest || c.vectorize_input || c.output_vec_size != cases[k].ovs || c.splat_inputs != want)
+            fail_msg("case %zu: %s", k, buf);
+        char text[64];
+        snprintf(text, sizeof text, "one element an output vector of inputs 0x%x", (unsigned)want);
+        assert_int_equal(strstr(buf, text) != NULL, want != 0);
+        assert_null(strstr(buf, "one element a row"));
+        tensor_iter_free(it);
+        if (k == 0) { /* three inputs: element loads (the kernel compiles the splat for two) */
+            tensor_t *const three[3] = {a, a, b};
+            it = dim1_iter(o, three, 3, true);
+            assert_int_equal(tensor_reduce_config_make(it, &h100, &f32_tuned, &c), TENSOR_OK);
+            assert_int_equal(c.output_vec_size, 1);
+            assert_int_equal(c.splat_inputs, 0u);
+            tensor_iter_free(it);
+            /* two reduced dims (0 and 1, which b [8, 1, 1] keeps from coalescing): element loads too */
+            const int64_t so2[3] = {1, 1, cases[k].w}, sb2[3] = {8, 1, 1};
+            tensor_t *o2 = tensor_from_blob((void *)(uintptr_t)0x2000000, 3, so2, NULL, TENSOR_FLOAT32, tensor_cpu(), NULL, NULL);
+            tensor_t *b2 = tensor_from_blob((void *)(uintptr_t)0x300000, 3, sb2, NULL, TENSOR_FLOAT32, tensor_cpu(), NULL, NULL);
+            tensor_iter_config *cfg = tensor_iter_config_new("plan");
+            assert_true(o2 && b2 && cfg);
+            const int dims[2] = {0, 1};
+            assert_int_equal(tensor_iter_config_enable(cfg, TENSOR_ITER_REDUCTION), TENSOR_OK);
+            assert_int_equal(tensor_iter_config_add_output(cfg, o2), TENSOR_OK);
+            assert_int_equal(tensor_iter_config_add_input(cfg, a), TENSOR_OK);
+            assert_int_equal(tensor_iter_config_add_input(cfg, b2), TENSOR_OK);
+            assert_int_equal(tensor_iter_config_reduce_dims(cfg, dims, 2, true), TENSOR_OK);
+            it = tensor_iter_build(cfg);
+            tensor_iter_config_free(cfg);
+            assert_non_null(it);
+            assert_int_equal(tensor_iter_num_reduce_dims(it), 2);
+            assert_int_equal(tensor_reduce_config_make(it, &h100, &f32_tuned, &c), TENSOR_OK);
+            assert_int_equal(c.output_vec_size, 1);
+            assert_int_equal(c.splat_inputs, 0u);
+            tensor_iter_free(it);
+            tensor_release(o2);
+            tensor_release(b2);
+        }
+        tensor_release(a);
+        tensor_release(b);
+        tensor_release(o);
+    }
+}
+
 /* sum(a * b) over dim 1 of a [rows, cols] float32 a and b of shape bshape (nb dims), as the
  * cache-hint rule sees it: the evict-first bits, the evict-last ones shifted left by 8. */
 static uint32_t evict_mask(int64_t rows, int64_t cols, int nb, const int64_t *bshape, int nin) {
@@ -834,6 +911,7 @@ static const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_dense_row_threads),
     cmocka_unit_test(test_dense_row_thread_cap),
     cmocka_unit_test(test_splat_rows),
+    cmocka_unit_test(test_splat_outputs),
     cmocka_unit_test(test_seed_16x128x64x128_dim1),
     cmocka_unit_test(test_seed_8x32x64x128_dim1),
     cmocka_unit_test(test_seed_8x32x64x128_dim1_tuned),
