@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "cpu/cpu_reduce.h"
+#include "cpu/transpose.h"
 #include "contract/user_reduction.h"
 #include "runtime/alloc.h"
 #include "runtime/error.h"
@@ -30,6 +31,13 @@
  * constant along them, whatever lies along dim 1; shorter ones to the staged columns, which
  * measured faster below it (docs/perf_log.md). */
 #define USER_INNER_MIN_RUN 64
+
+/* Inner rows of float32 values of at most this many elements go to fold_columns in groups of
+ * USER_SHORT_GROUP rows, transposed (user_short_rows). fold folds rows under 64 elements (two
+ * blocks of the kit's 32 lanes) in order, one dependent chain a row; up to 32 the transposed
+ * groups measured faster, at 63 slower (docs/perf_log.md). */
+#define USER_SHORT_MAX_RUN 32
+#define USER_SHORT_GROUP 32
 
 typedef struct user_ctx {
     const tensor_user_reduce_call *call;
@@ -249,10 +257,54 @@ __attribute__((noinline)) static void user_blocks(const user_ctx *c, char **data
     }
 }
 
+/* Short inner rows (dim 0 reduced, size0 <= USER_SHORT_MAX_RUN) of float32 values dense along
+ * them, one output each: fold would take each row alone, in order, one dependent chain of
+ * additions a row ([524288, 32] vecdot ran at a fifth of numpy's speed). Groups of
+ * USER_SHORT_GROUP rows are transposed into columns in a buffer and handed to fold_columns,
+ * which runs the same in-order chains side by side across the outputs: by its contract each
+ * accumulator ends as fold leaves it, so the bits are the same. Returns the outputs done (whole
+ * groups; 0 when this does not apply, without AVX2, or when the buffer cannot be had). */
+static int64_t user_short_rows(const user_ctx *c, char **data, const int64_t *strides, int64_t size0, int64_t size1,
+                               const tensor_iter_reduce_pos *pos) {
+    const tensor_reduction_fns *f = c->call->fns;
+    const int nt = 1 + c->nin;
+    if (f->fold_columns == NULL || strides[0] != 0 || pos->index_stride1 != 0 || size0 > USER_SHORT_MAX_RUN ||
+        size1 < USER_SHORT_GROUP || c->value_dtype != TENSOR_FLOAT32)
+        return 0;
+    for (int k = 0; k < c->nin; k++)
+        if (!c->plain[k] || strides[1 + k] != (int64_t)sizeof(float)) return 0;
+    const int64_t per_input = size0 * USER_SHORT_GROUP;
+    float *buf = tt_malloc((size_t)c->nin * (size_t)per_input * sizeof(float));
+    if (buf == NULL) return 0;
+    const void *rows[TENSOR_REDUCTION_MAX_INPUTS];
+    int64_t row_strides[TENSOR_REDUCTION_MAX_INPUTS];
+    int64_t j = 0;
+    for (; j + USER_SHORT_GROUP <= size1; j += USER_SHORT_GROUP) {
+        bool done = true;
+        for (int k = 0; k < c->nin && done; k++) {
+            float *dst = buf + (size_t)k * (size_t)per_input;
+            done = tt_cpu_transpose_f32(dst, USER_SHORT_GROUP, data[1 + k] + j * strides[nt + 1 + k],
+                                        strides[nt + 1 + k], size0, USER_SHORT_GROUP);
+            rows[k] = dst;
+            row_strides[k] = USER_SHORT_GROUP * (int64_t)sizeof(float);
+        }
+        if (!done) break;
+        f->fold_columns(data[0] + j * strides[nt], (size_t)strides[nt], USER_SHORT_GROUP, rows, row_strides, size0,
+                        pos->index0, TENSOR_FLOAT32, c->call->user);
+    }
+    free(buf);
+    return j;
+}
+
 static void user_loop(char **data, const int64_t *strides, int64_t size0, int64_t size1,
                       const tensor_iter_reduce_pos *pos, void *ctx) {
     const user_ctx *c = ctx;
-    if (!user_columns(c, data, strides, size0, size1, pos)) user_blocks(c, data, strides, size0, size1, pos);
+    if (user_columns(c, data, strides, size0, size1, pos)) return;
+    const int64_t done = user_short_rows(c, data, strides, size0, size1, pos);
+    if (done == size1) return;
+    char *rest[1 + TENSOR_REDUCTION_MAX_INPUTS];
+    for (int k = 0; k <= c->nin; k++) rest[k] = data[k] + done * strides[1 + c->nin + k];
+    user_blocks(c, rest, strides, size0, size1 - done, pos);
 }
 
 static void user_combine(void *acc, const void *later, int64_t n, void *ctx) {

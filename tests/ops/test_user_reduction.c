@@ -966,6 +966,49 @@ static void test_vecdot_constant_along_row(void **state) {
     tensor_set_num_threads(saved);
 }
 
+/* float32 vecdot over short inner rows, many rows: up to 32 elements, groups of rows go
+ * through fold_columns transposed (where the CPU runs AVX2), the rest (and longer rows) through
+ * fold. Every output must have the bits of the same row reduced alone (a [1, m] view: one fold
+ * call), dense and strided rows, 1 and 4 threads. */
+static void test_vecdot_short_rows(void **state) {
+    (void)state;
+    const int saved = tensor_get_num_threads();
+    const int64_t lens[8] = {1, 5, 8, 13, 31, 32, 33, 63}, rows = 1003;
+    for (int l = 0; l < 8; l++) {
+        for (int strided = 0; strided < 2; strided++) {
+            const int64_t m = lens[l], sa[2] = {rows, m + 3 * strided};
+            tensor_t *a0 = rand_cpu(2, sa, (uint64_t)(1200 + l), TENSOR_FLOAT32);
+            tensor_t *b0 = rand_cpu(2, sa, (uint64_t)(1300 + l), TENSOR_FLOAT32);
+            tensor_t *a = tensor_narrow(a0, 1, strided, m), *b = tensor_narrow(b0, 1, 0, m);
+            assert_true(a && b);
+            tensor_t *res[2];
+            for (int t = 0; t < 2; t++) {
+                tensor_set_num_threads(t == 0 ? 1 : 4);
+                res[t] = tensor_vecdot(a, b, 1);
+                if (res[t] == NULL) fail_msg("%s", tensor_last_error());
+            }
+            char what[64];
+            snprintf(what, sizeof what, "%lld-element rows, %s", (long long)m, strided ? "strided" : "dense");
+            expect_same_bits(res[0], res[1], what);
+            const float *got = tensor_data(res[0]);
+            for (int64_t r = 0; r < rows; r++) {
+                tensor_t *ar = tensor_narrow(a, 0, r, 1), *br = tensor_narrow(b, 0, r, 1);
+                tensor_t *one = ar && br ? tensor_vecdot(ar, br, 1) : NULL;
+                assert_non_null(one);
+                const float want = *(const float *)tensor_data(one);
+                if (memcmp(&got[r], &want, sizeof want) != 0)
+                    fail_msg("%s: row %lld: %.9g, alone %.9g", what, (long long)r, got[r], want);
+                tensor_release(one);
+                tensor_release(ar);
+                tensor_release(br);
+            }
+            tensor_t *all[6] = {a0, b0, a, b, res[0], res[1]};
+            for (int i = 0; i < 6; i++) tensor_release(all[i]);
+        }
+    }
+    tensor_set_num_threads(saved);
+}
+
 static const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_abs_sum_matches_norm1),
     cmocka_unit_test(test_integer_sum_and_rules),
@@ -981,6 +1024,7 @@ static const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_explain),
     cmocka_unit_test(test_vecdot),
     cmocka_unit_test(test_vecdot_constant_along_row),
+    cmocka_unit_test(test_vecdot_short_rows),
     cmocka_unit_test(test_vecdot_integer_widths),
     cmocka_unit_test(test_vecdot_f16_product_bits),
 };
