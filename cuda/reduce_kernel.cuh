@@ -564,12 +564,11 @@ struct Reducer {
 
     // ---- 1b. thread reduce, strided or along outputs (OVS neighbouring outputs per load) ----
     // VT0 accumulator sets: VT0 loads are issued before the first reduce, so each thread has
-    // VT0 * OVS * sizeof(scalar_t) bytes in flight. SPLAT (OVS > 1, two inputs, one reduced
-    // dim: the plan marks no other) is the mask of
-    // cfg.splat_inputs, known at compile time: such an input is constant along the outputs
-    // (stride 0 on the first kept dim: b of [R, N] x [R, 1] over dim 0), and one element of it
-    // stands for all OVS outputs in one register (a mask read at run time kept both kinds of
-    // load live, and the float32 kernel spilled).
+    // VT0 * OVS * sizeof(scalar_t) bytes in flight. SPLAT is cfg.splat_inputs known at compile
+    // time (OVS > 1, two inputs, one reduced dim: the plan marks no other): such an input is
+    // constant along the outputs (stride 0 on the first kept dim: b of [R, N] x [R, 1] over
+    // dim 0), and one element of it stands for all OVS outputs in one register (a mask read at
+    // run time kept both kinds of load live, and the float32 kernel spilled).
     template <bool HINTED, uint32_t SPLAT, class V>
     __device__ __forceinline__ V ld_outputs(const char *at, int q) const {
         if ((SPLAT >> q) & 1u) {
