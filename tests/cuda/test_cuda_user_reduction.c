@@ -408,6 +408,19 @@ static void test_jit_matches_cpu(void **state) {
     pair_t two[2] = {x, pair_of(rnd(2, sw, TENSOR_FLOAT32, 7))};
     check_jit(wsum, two, 2, &d1, 1, "weighted sum, weights broadcast");
     pair_release(two[1]);
+    /* weights constant along the reduced row (one element a row of the vector loads), and
+     * along the outputs of an outer reduction (one element a vector of outputs) */
+    const int64_t sc[2] = {300, 1};
+    two[1] = pair_of(rnd(2, sc, TENSOR_FLOAT32, 8));
+    check_jit(wsum, two, 2, &d1, 1, "weighted sum, a weight a row");
+    check_jit(wsum, two, 2, &d0, 1, "weighted sum over columns, a weight a row");
+    const tensor_t *gw[2] = {two[0].g, two[1].g};
+    char text[2048];
+    assert_true(tensor_reduction_explain(wsum, gw, 2, &d1, 1, false, TENSOR_DTYPE_DEFAULT, text, sizeof text) > 0);
+    if (strstr(text, "one element a row of inputs 0x2") == NULL) fail_msg("rows: %s", text);
+    assert_true(tensor_reduction_explain(wsum, gw, 2, &d0, 1, false, TENSOR_DTYPE_DEFAULT, text, sizeof text) > 0);
+    if (strstr(text, "one element an output vector of inputs 0x2") == NULL) fail_msg("columns: %s", text);
+    pair_release(two[1]);
     /* The split path (32-bit pieces with an accumulation buffer). */
     const int64_t saved = tensor_cuda_reduce_index_limit;
     tensor_cuda_reduce_index_limit = 1 << 14;
