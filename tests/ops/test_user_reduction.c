@@ -969,16 +969,17 @@ static void test_vecdot_constant_along_row(void **state) {
 /* float32 vecdot over short inner rows, many rows: up to 32 elements, groups of rows go
  * through fold_columns transposed (where the CPU runs AVX2), the rest (and longer rows) through
  * fold. Every output must have the bits of the same row reduced alone (a [1, m] view: one fold
- * call), dense and strided rows, 1 and 4 threads. */
+ * call), dense and strided rows and a b of one row for all, 1 and 4 threads. */
 static void test_vecdot_short_rows(void **state) {
     (void)state;
     const int saved = tensor_get_num_threads();
     const int64_t lens[8] = {1, 5, 8, 13, 31, 32, 33, 63}, rows = 1003;
     for (int l = 0; l < 8; l++) {
-        for (int strided = 0; strided < 2; strided++) {
-            const int64_t m = lens[l], sa[2] = {rows, m + 3 * strided};
+        for (int form = 0; form < 3; form++) { /* dense, strided rows, b one row for all */
+            const int strided = form == 1;
+            const int64_t m = lens[l], sa[2] = {rows, m + 3 * strided}, sb[2] = {form == 2 ? 1 : rows, m + 3 * strided};
             tensor_t *a0 = rand_cpu(2, sa, (uint64_t)(1200 + l), TENSOR_FLOAT32);
-            tensor_t *b0 = rand_cpu(2, sa, (uint64_t)(1300 + l), TENSOR_FLOAT32);
+            tensor_t *b0 = rand_cpu(2, sb, (uint64_t)(1300 + l), TENSOR_FLOAT32);
             tensor_t *a = tensor_narrow(a0, 1, strided, m), *b = tensor_narrow(b0, 1, 0, m);
             assert_true(a && b);
             tensor_t *res[2];
@@ -988,11 +989,12 @@ static void test_vecdot_short_rows(void **state) {
                 if (res[t] == NULL) fail_msg("%s", tensor_last_error());
             }
             char what[64];
-            snprintf(what, sizeof what, "%lld-element rows, %s", (long long)m, strided ? "strided" : "dense");
+            snprintf(what, sizeof what, "%lld-element rows, %s", (long long)m,
+                     form == 1 ? "strided" : form == 2 ? "b broadcast" : "dense");
             expect_same_bits(res[0], res[1], what);
             const float *got = tensor_data(res[0]);
             for (int64_t r = 0; r < rows; r++) {
-                tensor_t *ar = tensor_narrow(a, 0, r, 1), *br = tensor_narrow(b, 0, r, 1);
+                tensor_t *ar = tensor_narrow(a, 0, r, 1), *br = tensor_narrow(b, 0, form == 2 ? 0 : r, 1);
                 tensor_t *one = ar && br ? tensor_vecdot(ar, br, 1) : NULL;
                 assert_non_null(one);
                 const float want = *(const float *)tensor_data(one);
