@@ -123,6 +123,33 @@ static int output_vec_size(const tensor_iter_t *iter, int elem, int max_vec, uin
     return vec;
 }
 
+/* Inputs of two layouts (tensor_reduce_config.rvec_inputs): the bits of the inputs contiguous
+ * along the one reduced dim and moving along the outputs, when at least one other input is
+ * contiguous along the first kept dim and moves along the reduced one; else 0. (An input
+ * constant along the outputs is one row that all lanes read together: the outer plans serve
+ * it, with output vectors when the others allow them.) *aligned: every input of the first kind
+ * has its data and kept strides at multiples of 16 bytes. */
+static uint32_t two_layout_inputs(const tensor_iter_t *iter, int elem, bool *aligned) {
+    const int in0 = tensor_iter_noutputs(iter), nin = tensor_iter_ninputs(iter);
+    *aligned = true;
+    if (nin < 2 || nin > 32 || tensor_iter_num_reduce_dims(iter) != 1 || iter->ndim < 2) return 0;
+    uint32_t mask = 0;
+    bool across = false;
+    for (int q = 0; q < nin; q++) {
+        const tensor_iter_operand *op = &iter->operands[in0 + q];
+        if (op->strides[1] == elem) { /* one constant along the reduced dim reads one element a row */
+            across = across || op->strides[0] != 0;
+            continue;
+        }
+        if (op->strides[0] != elem || op->strides[1] == 0) continue;
+        mask |= 1u << q;
+        if ((uintptr_t)op->data % 16 != 0) *aligned = false;
+        for (int d = 1; d < iter->ndim; d++)
+            if (iter->shape[d] > 1 && op->strides[d] % 16 != 0) *aligned = false;
+    }
+    return across ? mask : 0;
+}
+
 /* Next power of two >= n (n >= 1). */
 static int64_t next_pow2(int64_t n) {
     int64_t p = 1;
@@ -343,7 +370,8 @@ static void plan_general(const tensor_iter_t *iter, const tensor_cuda_props *pro
         /* Too few outputs to fill the GPU: several CTAs share each output (global reduce). */
         int64_t c1 = ctas_for_waves(grid_x, target_grid, one_wave);
         int64_t c2 = div_up(vpt, min_values_per_thread);
-        int64_t c3 = div_up(vpt, max_values_per_thread);
+        /* A two-layout plan's thread loads a chunk of values at once: its cap is in chunks. */
+        int64_t c3 = div_up(vpt, max_values_per_thread * (c.rvec_inputs != 0 ? TENSOR_REDUCE_RVEC_CHUNK(tr->input_size) : 1));
         /* PyTorch clamps this to the SM count only on ROCm; on CUDA it does not, nor do we. */
         int64_t ctas = max64(min64(c1, c2), c3);
         c.ctas_per_output = ctas;
@@ -425,6 +453,17 @@ tensor_status tensor_reduce_config_make(const tensor_iter_t *iter, const tensor_
     /* An all-reduced (or 0-d) iteration reduces along its fastest dim by definition. */
     init.reduce_fastest = iter->ndim == 0 || nred == iter->ndim || in_strides[0] < in_strides[nred];
 
+    /* Two layouts: an outer reduction's plan, whose thread positions along the reduced dim
+     * then become chunks (the thread's values are as many, a chunk's run consecutive). */
+    bool rvec_aligned = false;
+    const uint32_t rvec = tr->tuned ? two_layout_inputs(iter, tr->input_size, &rvec_aligned) : 0u;
+    const int64_t chunk = TENSOR_REDUCE_RVEC_CHUNK(tr->input_size);
+    if (rvec != 0) {
+        init.reduce_fastest = false;
+        init.rvec_inputs = rvec;
+        init.rvec_aligned = rvec_aligned;
+    }
+
     tensor_reduce_config c = init;
     if (plan_short_rows(iter, tr, &c)) {
         *out = c;
@@ -442,6 +481,11 @@ tensor_status tensor_reduce_config_make(const tensor_iter_t *iter, const tensor_
         plan_general(iter, props, tr, true, &c);
     }
     plan_dense_rows(iter, tr, &c);
+    if (c.rvec_inputs != 0) {
+        for (int k = TENSOR_REDUCE_BLOCK_X; k <= TENSOR_REDUCE_CTA; k++) c.input_mult[k] *= chunk;
+        c.step_input *= chunk;
+        c.values_per_thread = div_up(c.num_inputs, c.step_input) * chunk;
+    }
 
     bool x_reduce = tensor_reduce_config_block_x_reduce(&c);
     if (tensor_reduce_config_block_y_reduce(&c) || (x_reduce && c.block_width > props->warp_size))
@@ -513,6 +557,13 @@ int64_t tensor_reduce_config_format(const tensor_reduce_config *c, char *buf, si
                      (long long)c->shared_memory_bytes, (long long)c->staging_bytes, (long long)c->semaphore_bytes,
                      c->short_tile ? ", short-rows kernel (tile)" : c->short_rows ? ", short-rows kernel"
                      : c->warp_rows ? ", dense rows, a warp each" : c->dense_rows ? ", dense rows" : "");
+    if (c->rvec_inputs != 0 && n >= 0) {
+        const size_t used = (size_t)n < size ? (size_t)n : size;
+        const int m = snprintf(used < size ? buf + used : NULL, used < size ? size - used : 0,
+                               ", two layouts: runs along the reduced dim of inputs 0x%x, %s", (unsigned)c->rvec_inputs,
+                               c->rvec_aligned ? "16-byte loads" : "element loads");
+        n = m < 0 ? m : n + m;
+    }
     if (c->splat_inputs != 0 && n >= 0) {
         const size_t used = (size_t)n < size ? (size_t)n : size;
         const int m = snprintf(used < size ? buf + used : NULL, used < size ? size - used : 0,

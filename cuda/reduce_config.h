@@ -130,7 +130,22 @@ typedef struct tensor_reduce_config {
      * the first kept dim (b of [R, N] x [R, 1] over dim 0; one element of it serves the
      * vector's outputs). */
     uint32_t splat_inputs;
+    /* Inputs of two layouts (tuned plans, several inputs, one reduced dim): some inputs are
+     * contiguous along the reduced dim (bit q: input q, such as b of a.t() x b), at least one
+     * other along the outputs (a.t()). Whichever dim the plan put on the lanes, one of them would
+     * read an element per 32-byte sector. Here lanes take neighbouring outputs (the second kind
+     * coalesced) and a thread takes TENSOR_REDUCE_RVEC_CHUNK consecutive reduced elements per
+     * step: the first kind's 16 or 32 bytes of a row, as 16-byte loads when rvec_aligned (each such
+     * input's data and kept strides are multiples of 16 bytes), else element by element. The
+     * plan's input multipliers and step count elements; each is a multiple of the chunk. */
+    uint32_t rvec_inputs;
+    bool rvec_aligned;
 } tensor_reduce_config;
+
+/* Consecutive reduced elements a thread of a two-layout plan (rvec_inputs) takes per step: 32
+ * bytes (a sector) of 4- and 8-byte elements; 16 bytes of smaller ones, whose 32 bytes' worth
+ * of elements of the other inputs (one register each) spilled the bfloat16 kernel. */
+#define TENSOR_REDUCE_RVEC_CHUNK(size) ((size) >= 4 ? 32 / (size) : 16 / (size))
 
 #define TENSOR_REDUCE_TILE_MAX_ROW_BYTES 64
 #define TENSOR_REDUCE_TILE_BYTES 32768 /* shared memory per CTA, at most */

@@ -632,7 +632,73 @@ struct Reducer {
         return r;
     }
 
+    // ---- 1c. inputs of two layouts (cfg.rvec_inputs; OVS 1, one reduced dim) ----
+    // Lanes hold neighbouring outputs, so an input contiguous along the outputs (a of a.t() x b)
+    // is read a row of lanes at a time; each thread takes RCHUNK consecutive reduced elements per
+    // step, so an input contiguous along the reduced dim (b; bit q of RV) is read 32 (or 16)
+    // bytes of a row at a time, as 16-byte loads (ALIGNED) or element by element. Every
+    // other input is read element by element at its reduced stride. Thread starts and the step
+    // are multiples of RCHUNK (the plan), so one partial chunk at most ends a thread's range.
+    static constexpr int RCHUNK = TENSOR_REDUCE_RVEC_CHUNK((int)sizeof(scalar_t));
+    // One chunk of every input at reduced index idx into x.
+    template <uint32_t RV, bool ALIGNED>
+    __device__ __forceinline__ void ld_chunk(scalar_t (&x)[RCHUNK][NIN], const Bases &base, uint32_t idx,
+                                             const StridedOffset &so, uint32_t rv) const {
+        using V = LoadVec<scalar_t, IN_VEC>;
+        static_assert(RCHUNK % IN_VEC == 0, "a chunk is whole vectors");
+#pragma unroll
+        for (int q = 0; q < NIN; q++) {
+            const char *at = base.at[q] + idx * so.stride[q];
+            if (ALIGNED && ((rv >> q) & 1u)) {
+#pragma unroll
+                for (int u = 0; u < RCHUNK / IN_VEC; u++) {
+                    const V v = *reinterpret_cast<const V *>(at + u * sizeof(V));
+#pragma unroll
+                    for (int i = 0; i < IN_VEC; i++) x[u * IN_VEC + i][q] = v.v[i];
+                }
+            } else {
+#pragma unroll
+                for (int k = 0; k < RCHUNK; k++) x[k][q] = *reinterpret_cast<const scalar_t *>(at + k * so.stride[q]);
+            }
+        }
+    }
+    template <uint32_t RV, bool ALIGNED>
+    __device__ acc_t rvec_thread_reduce(const Bases &base, uint32_t idx, const StridedOffset &so) const {
+        const uint32_t n = p.num_inputs, step = (uint32_t)p.cfg.step_input;
+        const uint32_t rv = RV == SPLAT_RUNTIME ? (uint32_t)p.cfg.rvec_inputs : RV;
+        acc_t acc = Op::identity();
+        for (const uint32_t bound = run_bound(n, RCHUNK - 1); idx < bound; idx += step) {
+            scalar_t x[RCHUNK][NIN];
+            ld_chunk<RV, ALIGNED>(x, base, idx, so, rv);
+#pragma unroll
+            for (int k = 0; k < RCHUNK; k++) acc = red(acc, ldn(x[k]), idx + k);
+        }
+        for (const uint32_t end = idx < n && n - idx < RCHUNK ? n : idx; idx < end; idx++) { // a partial chunk
+            scalar_t x[NIN];
+#pragma unroll
+            for (int q = 0; q < NIN; q++) x[q] = *reinterpret_cast<const scalar_t *>(base.at[q] + idx * so.stride[q]);
+            acc = red(acc, ldn(x), idx);
+        }
+        return acc;
+    }
+    __device__ acc_t rvec(const Bases &base, uint32_t idx, const StridedOffset &so) const {
+        if (!p.cfg.rvec_aligned) return rvec_thread_reduce<0u, false>(base, idx, so);
+        if constexpr (NIN == 2) {
+            if (p.cfg.rvec_inputs == 1u) return rvec_thread_reduce<1u, true>(base, idx, so);
+            return rvec_thread_reduce<2u, true>(base, idx, so);
+        } else {
+            return rvec_thread_reduce<SPLAT_RUNTIME, true>(base, idx, so);
+        }
+    }
+
     template <class Offset> __device__ vec_t strided(const Bases &base, uint32_t input_idx, Offset in_offset) const {
+        if constexpr (NIN > 1 && OVS == 1 && std::is_same<Offset, StridedOffset>::value) {
+            if (p.cfg.rvec_inputs != 0u) {
+                vec_t r;
+                r.v[0] = rvec(base, input_idx, in_offset);
+                return r;
+            }
+        }
         if constexpr (NIN == 2 && OVS > 1 && std::is_same<Offset, StridedOffset>::value) { // one reduced dim
             const uint32_t m = (uint32_t)p.cfg.splat_inputs;
             if (m == 1u) return hinted() ? strided_thread_reduce<true, 1u>(base, input_idx, in_offset)

@@ -109,7 +109,7 @@ static void test_vecdot_layouts(void **state) {
         int64_t sa[3], sb[3];
         int dim;
         int narrow_a, narrow_b; /* 1: drop the first element of the last dim; 2 (a): the last four of both */
-        int transpose_a;        /* a is the transpose of a contiguous tensor */
+        int transpose_a;        /* 1: a is the transpose of a contiguous tensor; 2: b is */
         const char *what;
     } cases[] = {
         {2, {300, 1000}, {1, 1000}, 1, 0, 0, 0, "b broadcast over rows"},
@@ -129,6 +129,14 @@ static void test_vecdot_layouts(void **state) {
         {2, {20000, 7}, {20000, 7}, 1, 0, 0, 0, "short rows, elements"},
         {2, {20000, 32}, {1, 32}, 1, 0, 0, 0, "short rows, b broadcast"},
         {2, {500, 700}, {500, 700}, 1, 0, 0, 1, "a transposed"},
+        /* two layouts: lanes on the outputs, chunks of b's rows (16-byte loads when aligned, a
+         * partial last chunk when the row is no whole number of chunks), over either dim,
+         * with a global reduce */
+        {2, {512, 1024}, {512, 1024}, 1, 0, 0, 1, "a transposed, b in aligned runs"},
+        {2, {256, 1028}, {256, 1028}, 1, 0, 0, 2, "b transposed, a in aligned runs with a partial chunk"},
+        {2, {1024, 300}, {1024, 300}, 0, 0, 0, 1, "a transposed, over dim 0"},
+        {2, {48, 70001}, {48, 70001}, 1, 0, 0, 1, "a transposed, long rows, global reduce"},
+        {2, {333, 1029}, {333, 1030}, -1, 0, 1, 1, "a transposed, b with a head"},
         {3, {8, 64, 50}, {8, 64, 50}, 1, 0, 0, 0, "middle dim"},
         /* rows past one round of loads for 256 threads: the dense-rows path at 512 */
         {2, {100, 8195}, {100, 8195}, 1, 1, 1, 0, "long rows, both with a head and a tail"},
@@ -155,7 +163,7 @@ static void test_vecdot_layouts(void **state) {
         {2, {3, 1 << 21}, {3, 1}, 1, 0, 0, 0, "long rows, global reduce, b one element a row"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        if (q && i >= 30) break;
+        if (q && i >= 35) break;
         pair_t a = pair_of(rnd(cases[i].nd, cases[i].sa, TENSOR_FLOAT32, 100 + i));
         pair_t b = pair_of(rnd(cases[i].nd, cases[i].sb, TENSOR_FLOAT32, 200 + i));
         const int last = cases[i].nd - 1;
@@ -167,10 +175,14 @@ static void test_vecdot_layouts(void **state) {
             if (cases[i].narrow_b) b = pair_narrow(b, last, 1, cases[i].sb[last] - 1);
             else if (cases[i].narrow_a && cases[i].sb[last] > 1) b = pair_narrow(b, last, 0, cases[i].sb[last] - 1);
         }
-        if (cases[i].transpose_a) {
+        if (cases[i].transpose_a == 1) {
             const int64_t st[2] = {cases[i].sa[1], cases[i].sa[0]};
             pair_release(a);
             a = pair_transpose(pair_of(rnd(2, st, TENSOR_FLOAT32, 300 + i)));
+        } else if (cases[i].transpose_a == 2) {
+            const int64_t st[2] = {cases[i].sb[1], cases[i].sb[0]};
+            pair_release(b);
+            b = pair_transpose(pair_of(rnd(2, st, TENSOR_FLOAT32, 400 + i)));
         }
         check_vecdot_views(a, b, cases[i].dim, cases[i].what);
         pair_release(a);
@@ -190,6 +202,25 @@ static void test_vecdot_dtypes(void **state) {
             char what[64];
             snprintf(what, sizeof what, "%s over dim %d", tensor_dtype_name(dts[k]), dim);
             check_vecdot_views(a, b, dim, what);
+            pair_release(a);
+            pair_release(b);
+        }
+    }
+}
+
+/* Inputs of two layouts (a transposed beside a contiguous b) in every dtype: the chunked plan
+ * with 16-byte runs of b (rows of 1040 elements) and with element loads (1037). */
+static void test_vecdot_two_layouts_dtypes(void **state) {
+    (void)state;
+    const tensor_dtype dts[] = {TENSOR_FLOAT32, TENSOR_FLOAT64, TENSOR_FLOAT16, TENSOR_BFLOAT16,
+                                TENSOR_INT32,   TENSOR_INT16,   TENSOR_INT8};
+    for (size_t k = 0; k < sizeof dts / sizeof dts[0]; k++) {
+        for (int w = 1037; w <= 1040; w += 3) {
+            const int64_t sa[2] = {w, 601}, sb[2] = {601, w};
+            pair_t a = pair_transpose(pair_of(rnd(2, sa, dts[k], 11 + k))), b = pair_of(rnd(2, sb, dts[k], 110 + k));
+            char what[64];
+            snprintf(what, sizeof what, "%s, a transposed, rows of %d", tensor_dtype_name(dts[k]), w);
+            check_vecdot_views(a, b, 1, what);
             pair_release(a);
             pair_release(b);
         }
@@ -583,6 +614,7 @@ static int release_cached(void **state) {
 
 static const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_vecdot_layouts),
+    cmocka_unit_test(test_vecdot_two_layouts_dtypes),
     cmocka_unit_test(test_vecdot_dtypes),
     cmocka_unit_test(test_vecdot_16bit_products),
     cmocka_unit_test(test_vecdot_split),

@@ -804,7 +804,8 @@ static void test_splat_outputs(void **state) {
         assert_int_equal(tensor_reduce_config_make(it, &h100, &f32_tuned, &c), TENSOR_OK);
         assert_true(tensor_reduce_config_format(&c, buf, sizeof buf) > 0);
         const uint32_t want = cases[k].ovs > 1 ? (cases[k].b_first ? 1u : 2u) : 0u;
-        if (c.reduce_fastest || c.vectorize_input || c.output_vec_size != cases[k].ovs || c.splat_inputs != want)
+        if (c.reduce_fastest || c.vectorize_input || c.output_vec_size != cases[k].ovs || c.splat_inputs != want ||
+            c.rvec_inputs != 0u) /* b is contiguous along the reduced dim but one row for all outputs */
             fail_msg("case %zu: %s", k, buf);
         char text[64];
         snprintf(text, sizeof text, "one element an output vector of inputs 0x%x", (unsigned)want);
@@ -844,6 +845,70 @@ static void test_splat_outputs(void **state) {
         tensor_release(a);
         tensor_release(b);
         tensor_release(o);
+    }
+}
+
+/* sum(a * b) over dim 1 of [256, W] inputs of two layouts (a transposed: contiguous along the
+ * outputs; b contiguous along the reduced dim), in either order: lanes on the outputs and each
+ * thread a chunk of the reduced dim, whose multipliers and step are whole chunks; 16-byte loads
+ * of b only when its base and row stride allow them. Inputs of one layout, one input, and
+ * PyTorch's exact plan keep the plans they had. */
+static void test_two_layouts(void **state) {
+    (void)state;
+    struct {
+        int64_t w;
+        uintptr_t b_addr;
+        bool b_first;
+        const tensor_reduce_kernel_traits *tr;
+        bool aligned;
+    } cases[] = {{1024, 0x300000, false, &f32_tuned, true}, {1024, 0x300000, true, &f32_tuned, true},
+                 {1024, 0x300004, false, &f32_tuned, false}, {1022, 0x300000, false, &f32_tuned, false},
+                 {1000, 0x300000, true, &f32_tuned, true},   {4096, 0x300000, false, &f16_tuned, true}};
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        const tensor_dtype dt = cases[k].tr->input_size == 2 ? TENSOR_FLOAT16 : TENSOR_FLOAT32;
+        const int64_t w = cases[k].w, st[2] = {w, 256}, sb[2] = {256, w}, so[2] = {256, 1};
+        tensor_t *a0 = tensor_from_blob((void *)(uintptr_t)0x1000000, 2, st, NULL, dt, tensor_cpu(), NULL, NULL);
+        tensor_t *b = tensor_from_blob((void *)cases[k].b_addr, 2, sb, NULL, dt, tensor_cpu(), NULL, NULL);
+        tensor_t *o = tensor_from_blob((void *)(uintptr_t)0x2000000, 2, so, NULL, dt, tensor_cpu(), NULL, NULL);
+        assert_true(a0 && b && o);
+        tensor_t *a = tensor_transpose(a0, 0, 1);
+        assert_non_null(a);
+        tensor_t *const ins[2] = {cases[k].b_first ? b : a, cases[k].b_first ? a : b};
+        tensor_iter_t *it = dim1_iter(o, ins, 2, true);
+        tensor_reduce_config c;
+        char buf[512];
+        assert_int_equal(tensor_reduce_config_make(it, &h100, cases[k].tr, &c), TENSOR_OK);
+        assert_true(tensor_reduce_config_format(&c, buf, sizeof buf) > 0);
+        const uint32_t want = cases[k].b_first ? 1u : 2u;
+        const int64_t chunk = TENSOR_REDUCE_RVEC_CHUNK(cases[k].tr->input_size);
+        if (c.rvec_inputs != want || c.rvec_aligned != cases[k].aligned || c.reduce_fastest || c.vectorize_input ||
+            c.output_vec_size != 1 || c.short_rows || c.dense_rows || c.output_mult[TENSOR_REDUCE_BLOCK_X] != 1 ||
+            c.input_mult[TENSOR_REDUCE_BLOCK_X] != 0)
+            fail_msg("case %zu: %s", k, buf);
+        for (int d = TENSOR_REDUCE_BLOCK_Y; d <= TENSOR_REDUCE_CTA; d++)
+            if (c.input_mult[d] % chunk != 0) fail_msg("case %zu: multiplier %d: %s", k, d, buf);
+        if (c.step_input % chunk != 0 || c.num_inputs != w) fail_msg("case %zu: %s", k, buf);
+        char text[96];
+        snprintf(text, sizeof text, "two layouts: runs along the reduced dim of inputs 0x%x, %s", (unsigned)want,
+                 cases[k].aligned ? "16-byte loads" : "element loads");
+        if (strstr(buf, text) == NULL) fail_msg("case %zu: %s", k, buf);
+        tensor_iter_free(it);
+        /* PyTorch's plan, one layout (b twice), one input: no chunks */
+        it = dim1_iter(o, ins, 2, true);
+        assert_int_equal(tensor_reduce_config_make(it, &h100, &f32_sum, &c), TENSOR_OK);
+        assert_int_equal(c.rvec_inputs, 0u);
+        tensor_iter_free(it);
+        tensor_t *const same[2] = {b, b};
+        it = dim1_iter(o, same, 2, true);
+        assert_int_equal(tensor_reduce_config_make(it, &h100, cases[k].tr, &c), TENSOR_OK);
+        assert_int_equal(c.rvec_inputs, 0u);
+        tensor_iter_free(it);
+        it = dim1_iter(o, &a, 1, true);
+        assert_int_equal(tensor_reduce_config_make(it, &h100, cases[k].tr, &c), TENSOR_OK);
+        assert_int_equal(c.rvec_inputs, 0u);
+        tensor_iter_free(it);
+        tensor_t *const ts[4] = {a0, a, b, o};
+        for (int i = 0; i < 4; i++) tensor_release(ts[i]);
     }
 }
 
@@ -912,6 +977,7 @@ static const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_dense_row_thread_cap),
     cmocka_unit_test(test_splat_rows),
     cmocka_unit_test(test_splat_outputs),
+    cmocka_unit_test(test_two_layouts),
     cmocka_unit_test(test_seed_16x128x64x128_dim1),
     cmocka_unit_test(test_seed_8x32x64x128_dim1),
     cmocka_unit_test(test_seed_8x32x64x128_dim1_tuned),
