@@ -53,6 +53,20 @@ static tensor_t *make_input(int nd, const int64_t *shape, uint64_t seed, tensor_
     return r;
 }
 
+/* The input of `shape`; transposed (a shape written "t4096x8192"): the transpose of its last two
+ * dims of a contiguous tensor of those two dims swapped, a view that is not contiguous. */
+static tensor_t *make_input_view(int transposed, int nd, const int64_t *shape, uint64_t seed, tensor_dtype dt) {
+    if (!transposed || nd < 2) return make_input(nd, shape, seed, dt);
+    int64_t sw[8];
+    memcpy(sw, shape, (size_t)nd * sizeof sw[0]);
+    sw[nd - 2] = shape[nd - 1];
+    sw[nd - 1] = shape[nd - 2];
+    tensor_t *c = make_input(nd, sw, seed, dt);
+    tensor_t *t = c ? tensor_transpose(c, nd - 2, nd - 1) : NULL;
+    tensor_release(c);
+    return t;
+}
+
 static volatile unsigned char *flush_buf;
 static void flush_caches(void) {
     for (size_t i = 0; i < ((size_t)64 << 20); i += 64) flush_buf[i]++;
@@ -86,7 +100,7 @@ int main(int argc, char **argv) {
     int i = 1;
     if (i + 1 < argc && strcmp(argv[i], "--min-time") == 0) min_time = atof(argv[i + 1]), i += 2;
     if ((argc - i) % 4 != 0 || argc == i) {
-        fprintf(stderr, "usage: %s [--min-time S] A_SHAPE B_SHAPE DIM DTYPE ...\n", argv[0]);
+        fprintf(stderr, "usage: %s [--min-time S] A_SHAPE B_SHAPE DIM DTYPE ... (a shape tRxC: transposed)\n", argv[0]);
         return 2;
     }
     flush_buf = calloc((size_t)64 << 20, 1);
@@ -96,12 +110,14 @@ int main(int argc, char **argv) {
     for (; i < argc; i += 4) {
         int64_t sa[8], sb[8];
         tensor_dtype dt;
-        const int na = parse_shape(argv[i], sa), nb = parse_shape(argv[i + 1], sb), dim = atoi(argv[i + 2]);
+        const int na = parse_shape(argv[i] + (argv[i][0] == 't'), sa);
+        const int nb = parse_shape(argv[i + 1] + (argv[i + 1][0] == 't'), sb), dim = atoi(argv[i + 2]);
         if (na < 1 || nb < 1 || parse_dtype(argv[i + 3], &dt) != 0) {
             fprintf(stderr, "bad case: %s %s %s %s\n", argv[i], argv[i + 1], argv[i + 2], argv[i + 3]);
             return 2;
         }
-        tensor_t *a = make_input(na, sa, 1, dt), *b = make_input(nb, sb, 2, dt);
+        tensor_t *a = make_input_view(argv[i][0] == 't', na, sa, 1, dt);
+        tensor_t *b = make_input_view(argv[i + 1][0] == 't', nb, sb, 2, dt);
         if (a == NULL || b == NULL) {
             fprintf(stderr, "tensor_rand: %s\n", tensor_last_error());
             return 1;

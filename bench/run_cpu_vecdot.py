@@ -25,7 +25,7 @@ import numpy as np  # noqa: E402
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
-# a shape, b shape, dim, dtype
+# a shape, b shape, dim, dtype; a shape "tRxC" is the transpose of a contiguous [C, R]
 CASES = [
     ([1000, 8192], [1000, 8192], 1, "float32"),
     ([1000, 8192], [8192], 1, "float32"),
@@ -37,11 +37,21 @@ CASES = [
     ([1000, 4096], [1000, 4096], 1, "float64"),
     ([2048, 4096], [2048, 4096], 1, "float16"),
     ([1000, 8192], [1000, 8192], 1, "int32"),
+    # a transposed beside a contiguous b (inputs of two layouts)
+    ("t4096x8192", [4096, 8192], 1, "float32"),
 ]
 
 
 def shape_str(s):
-    return "x".join(str(d) for d in s)
+    return s if isinstance(s, str) else "x".join(str(d) for d in s)
+
+
+def make(rng, s, dt):
+    """numpy's input of shape s (a "tRxC" string: a transposed view, as the C program makes)."""
+    if isinstance(s, str):
+        r, c = (int(x) for x in s[1:].split("x"))
+        return rng.random([c, r], dtype=np.float64).astype(dt).T
+    return rng.random(s, dtype=np.float64).astype(dt)
 
 
 def build(build_dir):
@@ -87,8 +97,8 @@ def main():
     rows = []
     for sa, sb, dim, dt in CASES:
         nbytes, ms1, msn, threads = ours[(shape_str(sa), shape_str(sb), dim, dt)]
-        a = rng.random(sa, dtype=np.float64).astype(dt)
-        b = rng.random(sb, dtype=np.float64).astype(dt)
+        a = make(rng, sa, dt)
+        b = make(rng, sb, dt)
         # numpy's vecdot takes the axis of the broadcast shape, counted from the end
         ax = dim - len(np.broadcast_shapes(a.shape, b.shape))
         # np.vecdot does not broadcast the reduced dim itself: a size-1 b is given as a
@@ -99,7 +109,8 @@ def main():
         t_vd = time_numpy(lambda: np.vecdot(va, vb, axis=ax), args.min_time) * 1e3
         t_ms = time_numpy(lambda: (a * b).sum(axis=ax), args.min_time) * 1e3
         best = min(t_vd, t_ms)
-        rows.append(f"| {dt} {sa} x {'same' if sa == sb else sb}, {dim} | {nbytes / 1e6:.0f} | {ms1:.3f} | "
+        name_a = f"a.T [{sa[1:].replace('x', ', ')}]" if isinstance(sa, str) else str(sa)
+        rows.append(f"| {dt} {name_a} x {'same' if sa == sb else sb}, {dim} | {nbytes / 1e6:.0f} | {ms1:.3f} | "
                     f"{msn:.3f} | {nbytes / ms1 / 1e6:.1f} | {t_vd:.3f} | {t_ms:.3f} | {best / ms1:.2f}x |")
         print(rows[-1], flush=True)
     print()

@@ -6,8 +6,9 @@
  * TENSOR_REDUCTION_BLOCK of the reduced index. Where the outputs lie along the rows instead (a
  * reduced dim 0 strided, a kept dim dense: a sum over dim 0 of a row-major matrix; or a kept
  * dim 0), fold_columns takes whole rows of outputs: read in place where they are dense values
- * (or 16-bit floats for fold_stored), else converted a few columns at a time into a buffer of
- * dense rows first; without fold_columns each output's elements are gathered into tiles (single
+ * (or 16-bit floats for fold_stored), else staged a few columns at a time into a buffer of
+ * dense rows first (an input that is dense along the row read in place beside them; float32
+ * dense along the reduced dim, a transposed input, transposed in 8x8 tiles); without fold_columns each output's elements are gathered into tiles (single
  * elements when dim 0 is kept). */
 #include <stdalign.h>
 #include <stdlib.h>
@@ -74,7 +75,11 @@ static void user_init(void *acc, int64_t n, void *ctx) {
  * type) or are not dense along the row: per block of rows (cut where fold cuts its blocks, at
  * multiples of TENSOR_REDUCTION_BLOCK of the reduced index, so each call gives fold's
  * arithmetic for whole blocks), a few columns at a time are converted into dense rows and
- * handed to fold_columns. Reading row pieces in order replaces the gather of each output's
+ * handed to fold_columns. Inputs of values dense along the row are handed over in place; float32
+ * values dense along the reduced dim (b beside a transposed a: each column of the block is a
+ * run in memory) are transposed into the buffer in 8x8 tiles (tt_cpu_transpose_f32), not
+ * gathered an element at a time down the columns. Either way fold_columns sees the same values
+ * in the same places, so the bits do not change. Reading row pieces in order replaces the gather of each output's
  * strided elements, a cache line and often a page per element. False (nothing done) when the
  * buffer cannot be had: the caller gathers instead. */
 static bool user_columns_staged(const user_ctx *c, char **data, const int64_t *strides, int64_t size0,
@@ -96,6 +101,11 @@ static bool user_columns_staged(const user_ctx *c, char **data, const int64_t *s
     if (buf == NULL) return false;
     const void *rows[TENSOR_REDUCTION_MAX_INPUTS];
     int64_t row_strides[TENSOR_REDUCTION_MAX_INPUTS];
+    bool transposable[TENSOR_REDUCTION_MAX_INPUTS], dense_row[TENSOR_REDUCTION_MAX_INPUTS];
+    for (int k = 0; k < c->nin; k++) {
+        transposable[k] = c->plain[k] && c->value_dtype == TENSOR_FLOAT32 && strides[1 + k] == (int64_t)sizeof(float);
+        dense_row[k] = c->plain[k] && strides[nt + 1 + k] == (int64_t)c->val_size;
+    }
     for (int64_t t = 0; t < size0;) {
         int64_t m = t == 0 ? first_rows : USER_TILE;
         if (m > size0 - t) m = size0 - t;
@@ -104,8 +114,14 @@ static bool user_columns_staged(const user_ctx *c, char **data, const int64_t *s
             for (int k = 0; k < c->nin; k++) {
                 char *dst = buf + (size_t)k * (size_t)(max_rows * width) * c->val_size;
                 const char *src = data[1 + k] + j0 * strides[nt + 1 + k] + t * strides[1 + k];
-                for (int64_t r = 0; r < m; r++)
-                    c->cvt[k](dst + (size_t)(r * w) * c->val_size, src + r * strides[1 + k], strides[nt + 1 + k], w);
+                if (dense_row[k]) {
+                    rows[k] = src;
+                    row_strides[k] = strides[1 + k];
+                    continue;
+                }
+                if (!transposable[k] || !tt_cpu_transpose_f32((float *)dst, w, src, strides[nt + 1 + k], m, w))
+                    for (int64_t r = 0; r < m; r++)
+                        c->cvt[k](dst + (size_t)(r * w) * c->val_size, src + r * strides[1 + k], strides[nt + 1 + k], w);
                 rows[k] = dst;
                 row_strides[k] = w * (int64_t)c->val_size;
             }

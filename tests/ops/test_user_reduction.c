@@ -567,6 +567,42 @@ static void test_kit_columns_agree(void **state) {
     expect_same_bits(a, b, "two inputs");
     tensor_release(a);
     tensor_release(b);
+    /* two layouts: x dense along the rows of outputs (read in place), y the transpose of a
+     * contiguous tensor, dense along the reduced dim (its blocks transposed in 8x8 tiles where
+     * the CPU has AVX2; 301 columns leave a last piece of 45, which no 8-row tile covers); over
+     * dim 0 and, with the roles swapped, over dim 1; 1 and 2 threads */
+    const int saved = tensor_get_num_threads();
+    for (int64_t cols = 296; cols <= 301; cols += 5) {
+        tensor_t *xs = rand_cpu(2, (int64_t[]){2200, cols}, 93, TENSOR_FLOAT32);
+        tensor_t *yc = rand_cpu(2, (int64_t[]){cols, 2200}, 94, TENSOR_FLOAT32), *yt = tensor_transpose(yc, 0, 1);
+        tensor_t *xt = tensor_transpose(xs, 0, 1);
+        assert_non_null(yt);
+        assert_non_null(xt);
+        const tensor_t *pairs[2][2] = {{xs, yt}, {yc, xt}};
+        for (int k = 0; k < 2; k++) {
+            const int dim = k;
+            tensor_set_num_threads(1);
+            tensor_t *want = tensor_reduce(rp, pairs[k], 2, &dim, 1, false, TENSOR_DTYPE_DEFAULT);
+            tensor_t *got = tensor_reduce(rw, pairs[k], 2, &dim, 1, false, TENSOR_DTYPE_DEFAULT);
+            tensor_set_num_threads(2);
+            tensor_t *got2 = tensor_reduce(rw, pairs[k], 2, &dim, 1, false, TENSOR_DTYPE_DEFAULT);
+            tensor_set_num_threads(saved);
+            assert_non_null(want);
+            assert_non_null(got);
+            assert_non_null(got2);
+            char msg[96];
+            snprintf(msg, sizeof msg, "two layouts, %lld columns, dim %d", (long long)cols, dim);
+            expect_same_bits(want, got, msg);
+            expect_same_bits(want, got2, msg);
+            tensor_release(want);
+            tensor_release(got);
+            tensor_release(got2);
+        }
+        tensor_release(xt);
+        tensor_release(yt);
+        tensor_release(yc);
+        tensor_release(xs);
+    }
     assert_int_equal(tensor_reduction_release(rw), TENSOR_OK);
     assert_int_equal(tensor_reduction_release(rp), TENSOR_OK);
     tensor_release(wt);
