@@ -39,6 +39,10 @@ CASES = [
     ([1000, 8192], [1000, 8192], 1, "int32"),
     # a transposed beside a contiguous b (inputs of two layouts)
     ("t4096x8192", [4096, 8192], 1, "float32"),
+    # rounded products over dim 0 (fold_columns of the rounded forms), and beside a transposed a
+    ([2048, 4096], [2048, 4096], 0, "float16"),
+    ([2048, 4096], [2048, 4096], 0, "int32"),
+    ("t2048x4096", [2048, 4096], 1, "float16"),
 ]
 
 

@@ -71,17 +71,36 @@ static void user_init(void *acc, int64_t n, void *ctx) {
     for (int64_t i = 0; i < n; i++) c->call->fns->init((char *)acc + (size_t)i * c->acc_stride, c->call->user);
 }
 
+/* One input's piece of the staged block (m rows of the reduced dim from src, w columns) into
+ * dst as m dense rows of w values. An input dense along the reduced dim (b beside a transposed
+ * a) has each column as a run in memory: its block is transposed (float32 values in 8x8 AVX2
+ * tiles, other elements in 8x8 blocks into `raw` first, then converted in one pass), not
+ * gathered an element (a cache line) at a time down the columns. */
+static void stage_piece(const user_ctx *c, int k, char *dst, char *raw, const char *src, int64_t row_stride,
+                        int64_t col_stride, int64_t m, int64_t w) {
+    if (row_stride == (int64_t)c->in_size[k]) {
+        if (c->plain[k]) {
+            if ((c->value_dtype == TENSOR_FLOAT32 && tt_cpu_transpose_f32((float *)dst, w, src, col_stride, m, w)) ||
+                tt_cpu_transpose_elems(dst, w, src, col_stride, m, w, c->val_size))
+                return;
+        } else if (raw != NULL && tt_cpu_transpose_elems(raw, w, src, col_stride, m, w, c->in_size[k])) {
+            c->cvt[k](dst, raw, (int64_t)c->in_size[k], m * w);
+            return;
+        }
+    }
+    for (int64_t r = 0; r < m; r++) c->cvt[k](dst + (size_t)(r * w) * c->val_size, src + r * row_stride, col_stride, w);
+}
+
 /* The outer block of user_columns whose rows need converting (another dtype than the value
  * type) or are not dense along the row: per block of rows (cut where fold cuts its blocks, at
  * multiples of TENSOR_REDUCTION_BLOCK of the reduced index, so each call gives fold's
- * arithmetic for whole blocks), a few columns at a time are converted into dense rows and
- * handed to fold_columns. Inputs of values dense along the row are handed over in place; float32
- * values dense along the reduced dim (b beside a transposed a: each column of the block is a
- * run in memory) are transposed into the buffer in 8x8 tiles (tt_cpu_transpose_f32), not
- * gathered an element at a time down the columns. Either way fold_columns sees the same values
- * in the same places, so the bits do not change. Reading row pieces in order replaces the gather of each output's
- * strided elements, a cache line and often a page per element. False (nothing done) when the
- * buffer cannot be had: the caller gathers instead. */
+ * arithmetic for whole blocks), a few columns at a time are staged into dense rows
+ * (stage_piece) and handed to fold_columns; inputs of values dense along the row are handed
+ * over in place. Either way fold_columns sees the same values in the same places as it would
+ * from rows converted one by one, so the bits do not depend on the staging. Reading row pieces
+ * in order replaces the gather of each output's strided elements, a cache line and often a
+ * page per element. False (nothing done) when the buffer cannot be had: the caller gathers
+ * instead. */
 static bool user_columns_staged(const user_ctx *c, char **data, const int64_t *strides, int64_t size0,
                                 int64_t size1, int64_t index0) {
     const tensor_reduction_fns *f = c->call->fns;
@@ -97,31 +116,30 @@ static bool user_columns_staged(const user_ctx *c, char **data, const int64_t *s
     if (width < 256 / (int64_t)min_elem) width = 256 / (int64_t)min_elem;
     if (width < 1) width = 1;
     if (width > size1) width = size1;
-    char *buf = tt_malloc((size_t)c->nin * (size_t)(max_rows * width) * c->val_size);
+    /* the raw elements of a transposed input that needs converting, before they are */
+    size_t raw_elem = 0;
+    for (int k = 0; k < c->nin; k++)
+        if (!c->plain[k] && strides[1 + k] == (int64_t)c->in_size[k] && c->in_size[k] > raw_elem) raw_elem = c->in_size[k];
+    const size_t per_input = (size_t)(max_rows * width) * c->val_size;
+    char *buf = tt_malloc((size_t)c->nin * per_input + (size_t)(max_rows * width) * raw_elem);
     if (buf == NULL) return false;
+    char *raw = raw_elem > 0 ? buf + (size_t)c->nin * per_input : NULL;
     const void *rows[TENSOR_REDUCTION_MAX_INPUTS];
     int64_t row_strides[TENSOR_REDUCTION_MAX_INPUTS];
-    bool transposable[TENSOR_REDUCTION_MAX_INPUTS], dense_row[TENSOR_REDUCTION_MAX_INPUTS];
-    for (int k = 0; k < c->nin; k++) {
-        transposable[k] = c->plain[k] && c->value_dtype == TENSOR_FLOAT32 && strides[1 + k] == (int64_t)sizeof(float);
-        dense_row[k] = c->plain[k] && strides[nt + 1 + k] == (int64_t)c->val_size;
-    }
     for (int64_t t = 0; t < size0;) {
         int64_t m = t == 0 ? first_rows : USER_TILE;
         if (m > size0 - t) m = size0 - t;
         for (int64_t j0 = 0; j0 < size1; j0 += width) {
             const int64_t w = size1 - j0 < width ? size1 - j0 : width;
             for (int k = 0; k < c->nin; k++) {
-                char *dst = buf + (size_t)k * (size_t)(max_rows * width) * c->val_size;
                 const char *src = data[1 + k] + j0 * strides[nt + 1 + k] + t * strides[1 + k];
-                if (dense_row[k]) {
+                if (c->plain[k] && strides[nt + 1 + k] == (int64_t)c->val_size) { /* dense along the row */
                     rows[k] = src;
                     row_strides[k] = strides[1 + k];
                     continue;
                 }
-                if (!transposable[k] || !tt_cpu_transpose_f32((float *)dst, w, src, strides[nt + 1 + k], m, w))
-                    for (int64_t r = 0; r < m; r++)
-                        c->cvt[k](dst + (size_t)(r * w) * c->val_size, src + r * strides[1 + k], strides[nt + 1 + k], w);
+                char *dst = buf + (size_t)k * per_input;
+                stage_piece(c, k, dst, raw, src, strides[1 + k], strides[nt + 1 + k], m, w);
                 rows[k] = dst;
                 row_strides[k] = w * (int64_t)c->val_size;
             }

@@ -436,6 +436,89 @@ static void vdr_fold_f32(void *acc, const void *const *vals, int64_t n, int64_t 
         for (int64_t i = 0; i < n; i++) s += round_to(d, a[i] * b[i]);
     memcpy(acc, &s, sizeof s);
 }
+/* fold_columns of the rounded forms: n outputs at once, each output's rounded products added in
+ * row order, as vdr_fold_f32 / vdr_fold_i64 add one output's (the same bits). Blocks of
+ * VDR_COLS outputs keep their sums in a local array (registers for float16 with F16C) while
+ * the rows stream by. Without them a reduced dim that is not the innermost (vecdot of bfloat16
+ * over dim 0, or beside a transposed input) gathered each output's elements one at a time. */
+#define VDR_COLS 64
+#if VDR_F16C
+/* VDR_COLS float16 products a row, rounded 8 at a time by F16C (NaNs as vdr_sum_f16_f16c). */
+TENSOR_KIT_AVX2_ATTR_ static void vdr_cols_f16_f16c(float *s, const char *ra, int64_t sa, const char *rb, int64_t sb,
+                                                    int64_t nrows) {
+    const __m256 sign = _mm256_set1_ps(-0.0f), qnan = _mm256_castsi256_ps(_mm256_set1_epi32(0x7FC00000));
+    __m256 acc[VDR_COLS / 8];
+    for (int k = 0; k < VDR_COLS / 8; k++) acc[k] = _mm256_loadu_ps(s + 8 * k);
+    for (int64_t r = 0; r < nrows; r++) {
+        const float *a = (const float *)(ra + r * sa), *b = (const float *)(rb + r * sb);
+        for (int k = 0; k < VDR_COLS / 8; k++) {
+            const __m256 p = _mm256_mul_ps(_mm256_loadu_ps(a + 8 * k), _mm256_loadu_ps(b + 8 * k));
+            __m256 q = _mm256_cvtph_ps(_mm256_cvtps_ph(p, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
+            q = _mm256_blendv_ps(q, _mm256_or_ps(_mm256_and_ps(p, sign), qnan), _mm256_cmp_ps(p, p, _CMP_UNORD_Q));
+            acc[k] = _mm256_add_ps(acc[k], q);
+        }
+    }
+    for (int k = 0; k < VDR_COLS / 8; k++) _mm256_storeu_ps(s + 8 * k, acc[k]);
+}
+#endif
+static void vdr_fold_columns_f32(void *acc, size_t acc_stride, int64_t n, const void *const *rows,
+                                 const int64_t *row_strides, int64_t nrows, int64_t first, tensor_dtype stored,
+                                 const void *user) {
+    (void)first, (void)stored; /* no fold_stored: the rows are float values */
+    const tensor_dtype d = *(const tensor_dtype *)user;
+    const char *ra = rows[0], *rb = rows[1];
+    for (int64_t j0 = 0; j0 < n; j0 += VDR_COLS) {
+        const int64_t w = n - j0 < VDR_COLS ? n - j0 : VDR_COLS;
+        float s[VDR_COLS];
+        for (int64_t j = 0; j < w; j++) memcpy(&s[j], (char *)acc + (size_t)(j0 + j) * acc_stride, sizeof(float));
+        const char *a0 = ra + j0 * (int64_t)sizeof(float), *b0 = rb + j0 * (int64_t)sizeof(float);
+        if (d == TENSOR_FLOAT16 && VDR_F16C && w == VDR_COLS && vdr_have_f16c()) {
+            vdr_cols_f16_f16c(s, a0, row_strides[0], b0, row_strides[1], nrows);
+        } else {
+            for (int64_t r = 0; r < nrows; r++) {
+                const float *a = (const float *)(a0 + r * row_strides[0]), *b = (const float *)(b0 + r * row_strides[1]);
+                if (d == TENSOR_FLOAT16)
+                    for (int64_t j = 0; j < w; j++) s[j] += tensor_f16_to_f32(tensor_f32_to_f16(a[j] * b[j]));
+                else if (d == TENSOR_BFLOAT16)
+                    for (int64_t j = 0; j < w; j++) s[j] += tensor_bf16_to_f32(tensor_f32_to_bf16(a[j] * b[j]));
+                else
+                    for (int64_t j = 0; j < w; j++) s[j] += round_to(d, a[j] * b[j]);
+            }
+        }
+        for (int64_t j = 0; j < w; j++) memcpy((char *)acc + (size_t)(j0 + j) * acc_stride, &s[j], sizeof(float));
+    }
+}
+static void vdr_fold_columns_i64(void *acc, size_t acc_stride, int64_t n, const void *const *rows,
+                                 const int64_t *row_strides, int64_t nrows, int64_t first, tensor_dtype stored,
+                                 const void *user) {
+    (void)first, (void)stored;
+    const tensor_dtype d = *(const tensor_dtype *)user;
+    const char *ra = rows[0], *rb = rows[1];
+    for (int64_t j0 = 0; j0 < n; j0 += VDR_COLS) {
+        const int64_t w = n - j0 < VDR_COLS ? n - j0 : VDR_COLS;
+        uint64_t u[VDR_COLS];
+        for (int64_t j = 0; j < w; j++) memcpy(&u[j], (char *)acc + (size_t)(j0 + j) * acc_stride, sizeof(uint64_t));
+        for (int64_t r = 0; r < nrows; r++) {
+            const int64_t *a = (const int64_t *)(ra + r * row_strides[0]) + j0;
+            const int64_t *b = (const int64_t *)(rb + r * row_strides[1]) + j0;
+            switch (d) { /* vdr_fold_i64's widths, one loop each */
+            case TENSOR_INT32:
+                for (int64_t j = 0; j < w; j++) u[j] += (uint64_t)(int64_t)(int32_t)(uint32_t)((uint64_t)a[j] * (uint64_t)b[j]);
+                break;
+            case TENSOR_INT16:
+                for (int64_t j = 0; j < w; j++) u[j] += (uint64_t)(int64_t)(int16_t)(uint16_t)((uint64_t)a[j] * (uint64_t)b[j]);
+                break;
+            case TENSOR_INT8:
+                for (int64_t j = 0; j < w; j++) u[j] += (uint64_t)(int64_t)(int8_t)(uint8_t)((uint64_t)a[j] * (uint64_t)b[j]);
+                break;
+            default:
+                for (int64_t j = 0; j < w; j++) u[j] += (uint64_t)wrap_to(d, vd_map_i64((int64_t[]){a[j], b[j]}));
+            }
+        }
+        for (int64_t j = 0; j < w; j++) memcpy((char *)acc + (size_t)(j0 + j) * acc_stride, &u[j], sizeof(uint64_t));
+    }
+}
+
 static void vdr_fold_i64(void *acc, const void *const *vals, int64_t n, int64_t first, const void *user) {
     (void)first;
     const tensor_dtype d = *(const tensor_dtype *)user;
@@ -473,7 +556,7 @@ tensor_t *tensor_vecdot(const tensor_t *a, const tensor_t *b, int dim) {
                                  func, tensor_dtype_name(a->dtype), tensor_dtype_name(b->dtype));
     const tensor_dtype d = a->dtype;
     /* Products that need no rounding (float32, float64, int64) take the kit's fold; the others
-     * round each product, so the kit's fold_stored and fold_columns (which would not) go too. */
+     * round each product: their own fold and fold_columns, and no fold_stored. */
     const bool exact = d == TENSOR_FLOAT32 || d == TENSOR_FLOAT64 || d == TENSOR_INT64;
     tensor_reduction_def def = {"vecdot", 2, sizeof(double), TENSOR_REDUCTION_DTYPE_SUM, true, {{0}}, &d};
     def.fns[TENSOR_REDUCTION_F64] = vd_f64;
@@ -482,10 +565,10 @@ tensor_t *tensor_vecdot(const tensor_t *a, const tensor_t *b, int dim) {
     if (!exact) {
         def.fns[TENSOR_REDUCTION_F32].fold = vdr_fold_f32;
         def.fns[TENSOR_REDUCTION_F32].fold_stored = NULL;
-        def.fns[TENSOR_REDUCTION_F32].fold_columns = NULL;
+        def.fns[TENSOR_REDUCTION_F32].fold_columns = vdr_fold_columns_f32;
         def.fns[TENSOR_REDUCTION_I64].fold = vdr_fold_i64;
         def.fns[TENSOR_REDUCTION_I64].fold_stored = NULL;
-        def.fns[TENSOR_REDUCTION_I64].fold_columns = NULL;
+        def.fns[TENSOR_REDUCTION_I64].fold_columns = vdr_fold_columns_i64;
     }
     const tensor_t *in[2] = {a, b};
     tensor_t *out = NULL;

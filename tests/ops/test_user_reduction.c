@@ -21,6 +21,7 @@ static double abs_d(const double *x) { return fabs(x[0]); }
 static float first_f(const float *x) { return x[0]; }
 static int64_t first_i(const int64_t *x) { return x[0]; }
 static float mul_f(const float *x) { return x[0] * x[1]; }
+static double mul_d(const double *x) { return x[0] * x[1]; }
 static float add_f(float a, float b) { return a + b; }
 static double add_d(double a, double b) { return a + b; }
 static int64_t add_i(int64_t a, int64_t b) { return (int64_t)((uint64_t)a + (uint64_t)b); }
@@ -34,6 +35,7 @@ TENSOR_REDUCTION_FNS(abs_sum_f64, 1, double, double, zero_d, abs_d, add_d, add_d
 TENSOR_REDUCTION_FNS(sum_f32, 1, float, float, zero_f, first_f, add_f, add_f, same_f)
 TENSOR_REDUCTION_FNS(sum_i64, 1, int64_t, int64_t, zero_i, first_i, add_i, add_i, same_i)
 TENSOR_REDUCTION_FNS(wsum_f32, 2, float, float, zero_f, mul_f, add_f, add_f, same_f)
+TENSOR_REDUCTION_FNS(wsum_f64, 2, double, double, zero_d, mul_d, add_d, add_d, same_d)
 TENSOR_REDUCTION_FNS(mean_f32, 1, float, float, zero_f, first_f, add_f, add_f, mean_f)
 
 /* A softmax denominator: sum(exp(x - max)) with a running max and a rescaled sum. */
@@ -342,6 +344,57 @@ static void test_kit_paths_agree(void **state) {
     tensor_set_num_threads(saved);
 }
 
+/* vecdot of the dtypes whose products are rounded (16-bit floats, narrow integers) where the
+ * outputs lie along the rows: over dim 0 of row-major inputs (fold_columns on rows read in
+ * place or staged) and beside a transposed input (its blocks transposed, then converted), the
+ * same bits as over dim 1 of the transposed copies (fold on whole rows, in order), on 1 and 2
+ * threads. 2203 rows: a block of the driver (2048) and a piece; 70 columns: a block of 64 and
+ * a piece. Special products for float16: one past 65504 (infinity), a NaN. */
+static void test_vecdot_rounded_columns(void **state) {
+    (void)state;
+    const int saved = tensor_get_num_threads();
+    const tensor_dtype dts[6] = {TENSOR_FLOAT16, TENSOR_BFLOAT16, TENSOR_INT32, TENSOR_INT16, TENSOR_INT8, TENSOR_UINT8};
+    for (int d = 0; d < 6; d++) {
+        const tensor_dtype dt = dts[d];
+        tensor_t *fa = rand_cpu(2, (int64_t[]){2203, 70}, 121 + (uint64_t)d, TENSOR_FLOAT32);
+        tensor_t *fb = rand_cpu(2, (int64_t[]){2203, 70}, 131 + (uint64_t)d, TENSOR_FLOAT32);
+        const double scale = dt == TENSOR_FLOAT16 ? 8.0 : dt == TENSOR_BFLOAT16 ? 300.0 : 120.0;
+        tensor_t *sa = tensor_mul_scalar(fa, tensor_scalar_float(scale)), *sb = tensor_mul_scalar(fb, tensor_scalar_float(scale));
+        if (dt == TENSOR_FLOAT16) { /* a NaN product in column 3, one past 65504 in column 9 */
+            float *p = tensor_data(sa), *q = tensor_data(sb);
+            p[5 * 70 + 3] = NAN;
+            p[7 * 70 + 9] = q[7 * 70 + 9] = 300.0f;
+        }
+        tensor_t *a = tensor_to_dtype(sa, dt), *b = tensor_to_dtype(sb, dt);
+        assert_non_null(a);
+        assert_non_null(b);
+        tensor_t *at = tensor_transpose(a, 0, 1), *bt = tensor_transpose(b, 0, 1);
+        tensor_t *atc = tensor_contiguous(at), *btc = tensor_contiguous(bt);
+        tensor_t *a_cols = tensor_transpose(atc, 0, 1); /* a's values, dense along dim 0 */
+        assert_true(at && bt && atc && btc && a_cols);
+        tensor_set_num_threads(1);
+        tensor_t *want = tensor_vecdot(atc, btc, 1);
+        assert_non_null(want);
+        for (int th = 1; th <= 2; th++) {
+            tensor_set_num_threads(th);
+            tensor_t *cols = tensor_vecdot(a, b, 0), *mixed = tensor_vecdot(a_cols, b, 0), *mixed2 = tensor_vecdot(b, a_cols, 0);
+            if (!cols || !mixed || !mixed2) fail_msg("%s: %s", tensor_dtype_name(dt), tensor_last_error());
+            char msg[96];
+            snprintf(msg, sizeof msg, "%s over dim 0, %d threads", tensor_dtype_name(dt), th);
+            expect_same_bits(want, cols, msg);
+            snprintf(msg, sizeof msg, "%s, a dense along dim 0 beside b, %d threads", tensor_dtype_name(dt), th);
+            expect_same_bits(want, mixed, msg);
+            expect_same_bits(want, mixed2, msg);
+            tensor_release(cols);
+            tensor_release(mixed);
+            tensor_release(mixed2);
+        }
+        tensor_set_num_threads(saved);
+        tensor_t *const ts[12] = {fa, fb, sa, sb, a, b, at, bt, atc, btc, a_cols, want};
+        for (int i = 0; i < 12; i++) tensor_release(ts[i]);
+    }
+}
+
 /* ---- fold_columns: outputs that meet one element per row (a reduced dim that is not the
  * innermost) take the kit's fold_columns, which must give fold's bits for each output ---- */
 
@@ -567,42 +620,72 @@ static void test_kit_columns_agree(void **state) {
     expect_same_bits(a, b, "two inputs");
     tensor_release(a);
     tensor_release(b);
-    /* two layouts: x dense along the rows of outputs (read in place), y the transpose of a
-     * contiguous tensor, dense along the reduced dim (its blocks transposed in 8x8 tiles where
-     * the CPU has AVX2; 301 columns leave a last piece of 45, which no 8-row tile covers); over
-     * dim 0 and, with the roles swapped, over dim 1; 1 and 2 threads */
+    /* two layouts: x dense along the rows of outputs, y the transpose of a contiguous tensor,
+     * dense along the reduced dim (its blocks transposed: float32 in 8x8 AVX2 tiles where the
+     * CPU has AVX2, other values in 8x8 blocks, inputs that need converting transposed raw and
+     * then converted; 301 columns leave a last piece of 45, which no 8-row tile covers); over
+     * dim 0 and, with the roles swapped, over dim 1; 1 and 2 threads; against fold over
+     * gathered tiles */
+    tensor_reduction_def w2 = def1("test_cols_w2", wsum_f32, TENSOR_REDUCTION_DTYPE_SUM), w2f = w2;
+    w2.ninputs = 2;
+    w2.fns[TENSOR_REDUCTION_F64] = wsum_f64;
+    w2f.ninputs = 2;
+    w2f.name = "test_cols_w2f";
+    w2f.dtype_rule = TENSOR_REDUCTION_DTYPE_FLOAT;
+    tensor_reduction_def w2p = w2, w2fp = w2f;
+    w2p.name = "test_cols_w2_plain";
+    w2fp.name = "test_cols_w2f_plain";
+    w2p.fns[TENSOR_REDUCTION_F32].fold_columns = w2p.fns[TENSOR_REDUCTION_F64].fold_columns = NULL;
+    w2fp.fns[TENSOR_REDUCTION_F32].fold_columns = NULL;
+    tensor_reduction *r2 = tensor_reduction_register(&w2), *r2p = tensor_reduction_register(&w2p);
+    tensor_reduction *r2f = tensor_reduction_register(&w2f), *r2fp = tensor_reduction_register(&w2fp);
+    assert_true(r2 && r2p && r2f && r2fp);
     const int saved = tensor_get_num_threads();
-    for (int64_t cols = 296; cols <= 301; cols += 5) {
-        tensor_t *xs = rand_cpu(2, (int64_t[]){2200, cols}, 93, TENSOR_FLOAT32);
-        tensor_t *yc = rand_cpu(2, (int64_t[]){cols, 2200}, 94, TENSOR_FLOAT32), *yt = tensor_transpose(yc, 0, 1);
-        tensor_t *xt = tensor_transpose(xs, 0, 1);
-        assert_non_null(yt);
-        assert_non_null(xt);
-        const tensor_t *pairs[2][2] = {{xs, yt}, {yc, xt}};
-        for (int k = 0; k < 2; k++) {
-            const int dim = k;
-            tensor_set_num_threads(1);
-            tensor_t *want = tensor_reduce(rp, pairs[k], 2, &dim, 1, false, TENSOR_DTYPE_DEFAULT);
-            tensor_t *got = tensor_reduce(rw, pairs[k], 2, &dim, 1, false, TENSOR_DTYPE_DEFAULT);
-            tensor_set_num_threads(2);
-            tensor_t *got2 = tensor_reduce(rw, pairs[k], 2, &dim, 1, false, TENSOR_DTYPE_DEFAULT);
-            tensor_set_num_threads(saved);
-            assert_non_null(want);
-            assert_non_null(got);
-            assert_non_null(got2);
-            char msg[96];
-            snprintf(msg, sizeof msg, "two layouts, %lld columns, dim %d", (long long)cols, dim);
-            expect_same_bits(want, got, msg);
-            expect_same_bits(want, got2, msg);
-            tensor_release(want);
-            tensor_release(got);
-            tensor_release(got2);
+    const tensor_dtype two_dts[4] = {TENSOR_FLOAT32, TENSOR_FLOAT64, TENSOR_BFLOAT16, TENSOR_INT32};
+    for (int d = 0; d < 4; d++) {
+        tensor_reduction *got_r = two_dts[d] == TENSOR_INT32 ? r2f : r2, *want_r = two_dts[d] == TENSOR_INT32 ? r2fp : r2p;
+        for (int64_t cols = 296; cols <= 301; cols += 5) {
+            tensor_t *xs = rand_dt(2, (int64_t[]){2203, cols}, 93, two_dts[d] == TENSOR_INT32 ? TENSOR_INT64 : two_dts[d]);
+            tensor_t *yc = rand_dt(2, (int64_t[]){cols, 2203}, 94, two_dts[d] == TENSOR_INT32 ? TENSOR_INT64 : two_dts[d]);
+            if (two_dts[d] == TENSOR_INT32) { /* int64 values of rand_dt, narrowed */
+                tensor_t *xi = tensor_to_dtype(xs, TENSOR_INT32), *yi = tensor_to_dtype(yc, TENSOR_INT32);
+                tensor_release(xs);
+                tensor_release(yc);
+                xs = xi;
+                yc = yi;
+            }
+            tensor_t *yt = tensor_transpose(yc, 0, 1), *xt = tensor_transpose(xs, 0, 1);
+            assert_non_null(yt);
+            assert_non_null(xt);
+            const tensor_t *pairs[2][2] = {{xs, yt}, {yc, xt}};
+            for (int k = 0; k < 2; k++) {
+                const int dim = k;
+                tensor_set_num_threads(1);
+                tensor_t *want = tensor_reduce(want_r, pairs[k], 2, &dim, 1, false, TENSOR_DTYPE_DEFAULT);
+                tensor_t *got = tensor_reduce(got_r, pairs[k], 2, &dim, 1, false, TENSOR_DTYPE_DEFAULT);
+                tensor_set_num_threads(2);
+                tensor_t *got2 = tensor_reduce(got_r, pairs[k], 2, &dim, 1, false, TENSOR_DTYPE_DEFAULT);
+                tensor_set_num_threads(saved);
+                if (!want || !got || !got2) fail_msg("two layouts: %s", tensor_last_error());
+                char msg[96];
+                snprintf(msg, sizeof msg, "two layouts, %s, %lld columns, dim %d", tensor_dtype_name(two_dts[d]),
+                         (long long)cols, dim);
+                expect_same_bits(want, got, msg);
+                expect_same_bits(want, got2, msg);
+                tensor_release(want);
+                tensor_release(got);
+                tensor_release(got2);
+            }
+            tensor_release(xt);
+            tensor_release(yt);
+            tensor_release(yc);
+            tensor_release(xs);
         }
-        tensor_release(xt);
-        tensor_release(yt);
-        tensor_release(yc);
-        tensor_release(xs);
     }
+    assert_int_equal(tensor_reduction_release(r2), TENSOR_OK);
+    assert_int_equal(tensor_reduction_release(r2p), TENSOR_OK);
+    assert_int_equal(tensor_reduction_release(r2f), TENSOR_OK);
+    assert_int_equal(tensor_reduction_release(r2fp), TENSOR_OK);
     assert_int_equal(tensor_reduction_release(rw), TENSOR_OK);
     assert_int_equal(tensor_reduction_release(rp), TENSOR_OK);
     tensor_release(wt);
@@ -1065,6 +1148,7 @@ static const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_vecdot_short_rows),
     cmocka_unit_test(test_vecdot_integer_widths),
     cmocka_unit_test(test_vecdot_f16_product_bits),
+    cmocka_unit_test(test_vecdot_rounded_columns),
 };
 
 TENSOR_TEST_GROUP(user_reduction, tests, NULL, NULL)
