@@ -10,7 +10,9 @@ call to flush the L2, 5 warm-up rounds, median of REPS; the calls rotate which g
 is the C API (tensor_vecdot) on views of torch's tensors (tensor_from_blob), through ctypes.
 Each result is checked against torch's. Writes OUT_DIR/bench_vecdot.md and .json.
 
-usage: bench_vecdot.py BUILD_DIR OUT_DIR [REPS]"""
+usage: bench_vecdot.py BUILD_DIR OUT_DIR [REPS]
+environment: VECDOT_SET=sweep runs SWEEP (shapes the planner was not tuned on) instead of CASES;
+VECDOT_CASES=name,name runs only those of the set."""
 import json, os, sys
 
 import torch
