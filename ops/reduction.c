@@ -386,23 +386,40 @@ static int64_t wrap_to(tensor_dtype d, int64_t v) {
     default: return v;
     }
 }
+/* Outputs of the rounded forms' fold_columns kept in a local block while the rows stream by. */
+#define VDR_COLS 64
 #if TENSOR_KIT_AVX2_COPY_ || TENSOR_KIT_BASE_F16C_
-/* The float16 products rounded 8 at a time by F16C, then added one by one in index order (the
- * portable loop's order, so the same bits); a NaN product becomes the portable conversion's
- * NaN (the sign and the quiet bit), where F16C would keep part of its payload. */
-TENSOR_KIT_AVX2_ATTR_ static float vdr_sum_f16_f16c(float s, const float *a, const float *b, int64_t n) {
+/* Eight float16 products rounded by F16C; a NaN product becomes the portable conversion's NaN
+ * (the sign and the quiet bit), where F16C would keep part of its payload. */
+TENSOR_KIT_AVX2_ATTR_ static inline __m256 vdr_f16_products(const float *a, const float *b) {
     const __m256 sign = _mm256_set1_ps(-0.0f), qnan = _mm256_castsi256_ps(_mm256_set1_epi32(0x7FC00000));
+    const __m256 p = _mm256_mul_ps(_mm256_loadu_ps(a), _mm256_loadu_ps(b));
+    const __m256 r = _mm256_cvtph_ps(_mm256_cvtps_ph(p, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
+    return _mm256_blendv_ps(r, _mm256_or_ps(_mm256_and_ps(p, sign), qnan), _mm256_cmp_ps(p, p, _CMP_UNORD_Q));
+}
+/* The float16 products rounded 8 at a time, then added one by one in index order (the portable
+ * loop's order, so the same bits). */
+TENSOR_KIT_AVX2_ATTR_ static float vdr_sum_f16_f16c(float s, const float *a, const float *b, int64_t n) {
     float t[8] __attribute__((aligned(32)));
     int64_t i = 0;
     for (; i + 8 <= n; i += 8) {
-        const __m256 p = _mm256_mul_ps(_mm256_loadu_ps(a + i), _mm256_loadu_ps(b + i));
-        __m256 r = _mm256_cvtph_ps(_mm256_cvtps_ph(p, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
-        r = _mm256_blendv_ps(r, _mm256_or_ps(_mm256_and_ps(p, sign), qnan), _mm256_cmp_ps(p, p, _CMP_UNORD_Q));
-        _mm256_store_ps(t, r);
+        _mm256_store_ps(t, vdr_f16_products(a + i, b + i));
         for (int k = 0; k < 8; k++) s += t[k];
     }
     for (; i < n; i++) s += tensor_f16_to_f32(tensor_f32_to_f16(a[i] * b[i]));
     return s;
+}
+/* VDR_COLS outputs' sums s, each adding its rounded float16 products row by row (8 outputs a
+ * vector: each lane is one output's chain, in row order). */
+TENSOR_KIT_AVX2_ATTR_ static void vdr_cols_f16_f16c(float *s, const char *ra, int64_t sa, const char *rb, int64_t sb,
+                                                    int64_t nrows) {
+    __m256 acc[VDR_COLS / 8];
+    for (int k = 0; k < VDR_COLS / 8; k++) acc[k] = _mm256_loadu_ps(s + 8 * k);
+    for (int64_t r = 0; r < nrows; r++) {
+        const float *a = (const float *)(ra + r * sa), *b = (const float *)(rb + r * sb);
+        for (int k = 0; k < VDR_COLS / 8; k++) acc[k] = _mm256_add_ps(acc[k], vdr_f16_products(a + 8 * k, b + 8 * k));
+    }
+    for (int k = 0; k < VDR_COLS / 8; k++) _mm256_storeu_ps(s + 8 * k, acc[k]);
 }
 static bool vdr_have_f16c(void) {
 #if TENSOR_KIT_AVX2_COPY_
@@ -416,7 +433,41 @@ static bool vdr_have_f16c(void) {
 #define VDR_F16C 0
 #define vdr_have_f16c() false
 #define vdr_sum_f16_f16c(s, a, b, n) (s)
+#define vdr_cols_f16_f16c(s, ra, sa, rb, sb, nrows) ((void)0)
 #endif
+
+/* S += the product A * B rounded through dtype d, for J in [0, N) (S, A and B expressions of J):
+ * one loop per dtype, the test outside it. The 16-bit floats inline (a product of two of them
+ * is exact in float, so one rounding), not through the generic store and load per element
+ * (docs/perf_log.md). */
+#define VDR_ADD_ROUNDED(d, N, J, S, A, B)                                                         \
+    do {                                                                                          \
+        if ((d) == TENSOR_FLOAT16)                                                                \
+            for (int64_t J = 0; J < (N); J++) S += tensor_f16_to_f32(tensor_f32_to_f16((A) * (B))); \
+        else if ((d) == TENSOR_BFLOAT16)                                                          \
+            for (int64_t J = 0; J < (N); J++) S += tensor_bf16_to_f32(tensor_f32_to_bf16((A) * (B))); \
+        else                                                                                      \
+            for (int64_t J = 0; J < (N); J++) S += round_to((d), (A) * (B));                      \
+    } while (0)
+/* U (uint64_t) += the product A * B wrapped to dtype d's width, for J in [0, N): one loop per
+ * width, the wrap outside the loop's test; unsigned sums, which the compiler may reorder (they
+ * are exact modulo 2^64), vectorise. */
+#define VDR_ADD_WRAPPED(d, N, J, U, A, B)                                                         \
+    do {                                                                                          \
+        switch (d) {                                                                              \
+        case TENSOR_INT32:                                                                        \
+            for (int64_t J = 0; J < (N); J++) U += (uint64_t)(int64_t)(int32_t)(uint32_t)((uint64_t)(A) * (uint64_t)(B)); \
+            break;                                                                                \
+        case TENSOR_INT16:                                                                        \
+            for (int64_t J = 0; J < (N); J++) U += (uint64_t)(int64_t)(int16_t)(uint16_t)((uint64_t)(A) * (uint64_t)(B)); \
+            break;                                                                                \
+        case TENSOR_INT8:                                                                         \
+            for (int64_t J = 0; J < (N); J++) U += (uint64_t)(int64_t)(int8_t)(uint8_t)((uint64_t)(A) * (uint64_t)(B)); \
+            break;                                                                                \
+        default:                                                                                  \
+            for (int64_t J = 0; J < (N); J++) U += (uint64_t)wrap_to((d), vd_map_i64((int64_t[]){(A), (B)})); \
+        }                                                                                         \
+    } while (0)
 
 static void vdr_fold_f32(void *acc, const void *const *vals, int64_t n, int64_t first, const void *user) {
     (void)first;
@@ -424,16 +475,8 @@ static void vdr_fold_f32(void *acc, const void *const *vals, int64_t n, int64_t 
     const float *a = vals[0], *b = vals[1];
     float s;
     memcpy(&s, acc, sizeof s);
-    /* The 16-bit floats inline (a product of two of them is exact in float, so one rounding),
-     * not through the generic store and load per element (docs/perf_log.md). */
-    if (d == TENSOR_FLOAT16 && VDR_F16C && n >= 8 && vdr_have_f16c())
-        s = vdr_sum_f16_f16c(s, a, b, n);
-    else if (d == TENSOR_FLOAT16)
-        for (int64_t i = 0; i < n; i++) s += tensor_f16_to_f32(tensor_f32_to_f16(a[i] * b[i]));
-    else if (d == TENSOR_BFLOAT16)
-        for (int64_t i = 0; i < n; i++) s += tensor_bf16_to_f32(tensor_f32_to_bf16(a[i] * b[i]));
-    else
-        for (int64_t i = 0; i < n; i++) s += round_to(d, a[i] * b[i]);
+    if (d == TENSOR_FLOAT16 && VDR_F16C && n >= 8 && vdr_have_f16c()) s = vdr_sum_f16_f16c(s, a, b, n);
+    else VDR_ADD_ROUNDED(d, n, i, s, a[i], b[i]);
     memcpy(acc, &s, sizeof s);
 }
 /* fold_columns of the rounded forms: n outputs at once, each output's rounded products added in
@@ -441,26 +484,6 @@ static void vdr_fold_f32(void *acc, const void *const *vals, int64_t n, int64_t 
  * VDR_COLS outputs keep their sums in a local array (registers for float16 with F16C) while
  * the rows stream by. Without them a reduced dim that is not the innermost (vecdot of bfloat16
  * over dim 0, or beside a transposed input) gathered each output's elements one at a time. */
-#define VDR_COLS 64
-#if VDR_F16C
-/* VDR_COLS float16 products a row, rounded 8 at a time by F16C (NaNs as vdr_sum_f16_f16c). */
-TENSOR_KIT_AVX2_ATTR_ static void vdr_cols_f16_f16c(float *s, const char *ra, int64_t sa, const char *rb, int64_t sb,
-                                                    int64_t nrows) {
-    const __m256 sign = _mm256_set1_ps(-0.0f), qnan = _mm256_castsi256_ps(_mm256_set1_epi32(0x7FC00000));
-    __m256 acc[VDR_COLS / 8];
-    for (int k = 0; k < VDR_COLS / 8; k++) acc[k] = _mm256_loadu_ps(s + 8 * k);
-    for (int64_t r = 0; r < nrows; r++) {
-        const float *a = (const float *)(ra + r * sa), *b = (const float *)(rb + r * sb);
-        for (int k = 0; k < VDR_COLS / 8; k++) {
-            const __m256 p = _mm256_mul_ps(_mm256_loadu_ps(a + 8 * k), _mm256_loadu_ps(b + 8 * k));
-            __m256 q = _mm256_cvtph_ps(_mm256_cvtps_ph(p, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
-            q = _mm256_blendv_ps(q, _mm256_or_ps(_mm256_and_ps(p, sign), qnan), _mm256_cmp_ps(p, p, _CMP_UNORD_Q));
-            acc[k] = _mm256_add_ps(acc[k], q);
-        }
-    }
-    for (int k = 0; k < VDR_COLS / 8; k++) _mm256_storeu_ps(s + 8 * k, acc[k]);
-}
-#endif
 static void vdr_fold_columns_f32(void *acc, size_t acc_stride, int64_t n, const void *const *rows,
                                  const int64_t *row_strides, int64_t nrows, int64_t first, tensor_dtype stored,
                                  const void *user) {
@@ -477,12 +500,7 @@ static void vdr_fold_columns_f32(void *acc, size_t acc_stride, int64_t n, const 
         } else {
             for (int64_t r = 0; r < nrows; r++) {
                 const float *a = (const float *)(a0 + r * row_strides[0]), *b = (const float *)(b0 + r * row_strides[1]);
-                if (d == TENSOR_FLOAT16)
-                    for (int64_t j = 0; j < w; j++) s[j] += tensor_f16_to_f32(tensor_f32_to_f16(a[j] * b[j]));
-                else if (d == TENSOR_BFLOAT16)
-                    for (int64_t j = 0; j < w; j++) s[j] += tensor_bf16_to_f32(tensor_f32_to_bf16(a[j] * b[j]));
-                else
-                    for (int64_t j = 0; j < w; j++) s[j] += round_to(d, a[j] * b[j]);
+                VDR_ADD_ROUNDED(d, w, j, s[j], a[j], b[j]);
             }
         }
         for (int64_t j = 0; j < w; j++) memcpy((char *)acc + (size_t)(j0 + j) * acc_stride, &s[j], sizeof(float));
@@ -501,19 +519,7 @@ static void vdr_fold_columns_i64(void *acc, size_t acc_stride, int64_t n, const 
         for (int64_t r = 0; r < nrows; r++) {
             const int64_t *a = (const int64_t *)(ra + r * row_strides[0]) + j0;
             const int64_t *b = (const int64_t *)(rb + r * row_strides[1]) + j0;
-            switch (d) { /* vdr_fold_i64's widths, one loop each */
-            case TENSOR_INT32:
-                for (int64_t j = 0; j < w; j++) u[j] += (uint64_t)(int64_t)(int32_t)(uint32_t)((uint64_t)a[j] * (uint64_t)b[j]);
-                break;
-            case TENSOR_INT16:
-                for (int64_t j = 0; j < w; j++) u[j] += (uint64_t)(int64_t)(int16_t)(uint16_t)((uint64_t)a[j] * (uint64_t)b[j]);
-                break;
-            case TENSOR_INT8:
-                for (int64_t j = 0; j < w; j++) u[j] += (uint64_t)(int64_t)(int8_t)(uint8_t)((uint64_t)a[j] * (uint64_t)b[j]);
-                break;
-            default:
-                for (int64_t j = 0; j < w; j++) u[j] += (uint64_t)wrap_to(d, vd_map_i64((int64_t[]){a[j], b[j]}));
-            }
+            VDR_ADD_WRAPPED(d, w, j, u[j], a[j], b[j]);
         }
         for (int64_t j = 0; j < w; j++) memcpy((char *)acc + (size_t)(j0 + j) * acc_stride, &u[j], sizeof(uint64_t));
     }
@@ -525,22 +531,8 @@ static void vdr_fold_i64(void *acc, const void *const *vals, int64_t n, int64_t 
     const int64_t *a = vals[0], *b = vals[1];
     int64_t s;
     memcpy(&s, acc, sizeof s);
-    /* One loop per width, the wrap outside the loop's test: unsigned sums, which the compiler
-     * may reorder (they are exact modulo 2^64), vectorise. */
     uint64_t u = (uint64_t)s;
-    switch (d) {
-    case TENSOR_INT32:
-        for (int64_t i = 0; i < n; i++) u += (uint64_t)(int64_t)(int32_t)(uint32_t)((uint64_t)a[i] * (uint64_t)b[i]);
-        break;
-    case TENSOR_INT16:
-        for (int64_t i = 0; i < n; i++) u += (uint64_t)(int64_t)(int16_t)(uint16_t)((uint64_t)a[i] * (uint64_t)b[i]);
-        break;
-    case TENSOR_INT8:
-        for (int64_t i = 0; i < n; i++) u += (uint64_t)(int64_t)(int8_t)(uint8_t)((uint64_t)a[i] * (uint64_t)b[i]);
-        break;
-    default:
-        for (int64_t i = 0; i < n; i++) u += (uint64_t)wrap_to(d, vd_map_i64((int64_t[]){a[i], b[i]}));
-    }
+    VDR_ADD_WRAPPED(d, n, i, u, a[i], b[i]);
     s = (int64_t)u;
     memcpy(acc, &s, sizeof s);
 }
