@@ -272,6 +272,9 @@ static int64_t ctas_for_waves(int64_t grid_x, int64_t target, bool one_wave) {
     return lo * div_up(hi * grid_x, target) > hi * div_up(lo * grid_x, target) ? lo : hi;
 }
 
+/* Threads of the whole grid. */
+static int64_t grid_threads(const tensor_reduce_config *c) { return c->grid[0] * c->grid[1] * c->num_threads; }
+
 /* PyTorch's setReduceConfig. wide: an outer reduction's CTAs get TENSOR_REDUCE_WIDE_THREADS
  * threads instead of 512 / output_vec_size (see tensor_reduce_config_make). */
 static void plan_general(const tensor_iter_t *iter, const tensor_cuda_props *props, const tensor_reduce_kernel_traits *tr,
@@ -479,6 +482,18 @@ tensor_status tensor_reduce_config_make(const tensor_iter_t *iter, const tensor_
          * threads already fill an SM 4 times (32 registers). */
         c = init;
         plan_general(iter, props, tr, true, &c);
+    } else if (tr->tuned && !c.reduce_fastest && !tensor_reduce_config_global_reduce(&c) &&
+               tensor_reduce_config_block_y_reduce(&c) && numel >= TENSOR_REDUCE_SPLIT_MIN_ELEMS &&
+               TENSOR_REDUCE_WIDE_THREADS(c.output_vec_size, tr->acc_size) > c.num_threads &&
+               grid_threads(&c) < (int64_t)props->num_sms * props->max_threads_per_sm / 2) {
+        /* Deliberate difference: an outer reduction whose outputs fill few CTAs and whose
+         * reduced dim is too short for a global reduce ([64, 512, 512] over dim 1: 256 CTAs of
+         * 4 warps, each thread folding 128 values, an eighth of the GPU's threads). Wider CTAs
+         * put more warps on the reduced dim, so more threads share it, each with fewer rounds
+         * of loads; kept when that gives more threads and each still has a full round. */
+        tensor_reduce_config w = init;
+        plan_general(iter, props, tr, true, &w);
+        if (grid_threads(&w) > grid_threads(&c) && w.values_per_thread >= TENSOR_REDUCE_VT0) c = w;
     }
     plan_dense_rows(iter, tr, &c);
     if (c.rvec_inputs != 0) {

@@ -1177,11 +1177,24 @@ struct Bounds {
     // So does a map-reduce of several inputs: a vector load per input is in flight.
     static constexpr int min_blocks =
         (OVS == 1 && fits_32_registers<Op>::value && !is_dynamic_op<Op>::value && op_inputs<Op>::value == 1) ? 4 : 2;
+    // A further cap, under min_blocks' (255: none). Two inputs, OVS 1 and 4-byte accumulators:
+    // 48 registers (no spills for 16- and 32-bit inputs), so that five CTAs of 256 threads share
+    // an SM instead of four: the 1-D dots and rows of several thousand elements, whose CTAs
+    // each take one or two rounds of loads, kept more of them in flight (docs/perf_log.md).
+    static constexpr int max_regs =
+        (OVS == 1 && op_inputs<Op>::value == 2 && acc <= 4 && !is_dynamic_op<Op>::value) ? 48 : 255;
 };
+
+// __maxnreg__ came with CUDA 12.4 (nvcc and NVRTC); older compilers get min_blocks' cap alone.
+#if defined(__CUDACC_VER_MAJOR__) && (__CUDACC_VER_MAJOR__ * 100 + __CUDACC_VER_MINOR__ >= 1204)
+#define TT_REDUCE_MAXNREG(n) __maxnreg__(n)
+#else
+#define TT_REDUCE_MAXNREG(n)
+#endif
 
 template <class Op, int OVS>
 __global__ void __launch_bounds__(Bounds<Op, OVS>::threads, Bounds<Op, OVS>::min_blocks)
-    reduce_kernel(const __grid_constant__ tensor_cuda_reduce_plan plan) {
+    TT_REDUCE_MAXNREG((Bounds<Op, OVS>::max_regs)) reduce_kernel(const __grid_constant__ tensor_cuda_reduce_plan plan) {
     // __grid_constant__: the plan stays in the parameter bank even though Reducer keeps a
     // reference to it (without it, taking its address copies 1.2 KB to local memory).
     Reducer<Op, OVS>(plan).run();

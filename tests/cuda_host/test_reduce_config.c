@@ -411,6 +411,41 @@ static void test_tuned_outer_wide(void **state) {
     unplan(&p);
 }
 
+/* An outer reduction whose outputs fill an eighth of the GPU and whose reduced dim is too short
+ * for a global reduce ([64, 512, 512] over dim 1): PyTorch's 4 warps a CTA, each thread
+ * folding 128 values; the tuned plan 16 warps, 32 values each, the same CTAs. */
+static void test_tuned_outer_underfilled(void **state) {
+    (void)state;
+    planned p;
+    int64_t shape[3] = {64, 512, 512};
+    int d1 = 1;
+    plan(&p, 3, shape, &d1, 1, &f32_sum);
+    assert_int_equal(p.c.block_height, 4);
+    assert_int_equal(p.c.values_per_thread, 128);
+    const int64_t grid = p.c.grid[0];
+    unplan(&p);
+    plan(&p, 3, shape, &d1, 1, &f32_tuned);
+    assert_int_equal(p.c.output_vec_size, 4);
+    assert_int_equal(p.c.block_width, 32);
+    assert_int_equal(p.c.block_height, 16);
+    assert_int_equal(p.c.grid[0], grid);
+    assert_int_equal(p.c.grid[1], 1);
+    assert_int_equal(p.c.values_per_thread, 32);
+    assert_false(tensor_reduce_config_global_reduce(&p.c));
+    assert_int_equal(p.c.shared_memory_bytes, 4 * 512 * 4);
+    unplan(&p);
+    /* Under TENSOR_REDUCE_SPLIT_MIN_ELEMS elements a launch costs more than the loads: PyTorch's. */
+    int64_t small[3] = {2, 100, 1000};
+    plan(&p, 3, small, &d1, 1, &f32_tuned);
+    assert_int_equal(p.c.block_height, 4);
+    unplan(&p);
+    /* Outputs that fill the GPU already keep PyTorch's CTAs. */
+    int64_t many[3] = {64, 512, 4096};
+    plan(&p, 3, many, &d1, 1, &f32_tuned);
+    assert_int_equal(p.c.block_height, 4);
+    unplan(&p);
+}
+
 /* float16 4096^2 column sums: 4 halves per load as PyTorch, in the wide 512-thread CTAs of an
  * outer global reduce, one wave of them (8 CTAs per column of 32 output vectors). PyTorch: block
  * {32, 4}, grid {32, 64}. */
@@ -977,6 +1012,7 @@ static const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_dense_row_thread_cap),
     cmocka_unit_test(test_splat_rows),
     cmocka_unit_test(test_splat_outputs),
+    cmocka_unit_test(test_tuned_outer_underfilled),
     cmocka_unit_test(test_two_layouts),
     cmocka_unit_test(test_seed_16x128x64x128_dim1),
     cmocka_unit_test(test_seed_8x32x64x128_dim1),
