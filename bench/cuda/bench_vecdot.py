@@ -19,6 +19,7 @@ import torch
 
 import timing
 import tt_ctypes
+import vecdot_cases
 
 build_dir, out_dir = sys.argv[1], sys.argv[2]
 os.makedirs(out_dir, exist_ok=True)
@@ -26,70 +27,7 @@ reps = int(sys.argv[3]) if len(sys.argv) > 3 else 50
 dev = torch.device("cuda")
 lib = tt_ctypes.load(build_dir)
 
-# name, shape of a, shape of b, dim, dtype
-CASES = [
-    ("f32_8192sq_dim1", [8192, 8192], [8192, 8192], 1, torch.float32),
-    ("f32_4096sq_dim0", [4096, 4096], [4096, 4096], 0, torch.float32),
-    ("f32_1Mx32_dim1", [1048576, 32], [1048576, 32], 1, torch.float32),
-    ("f32_1000x8192_dim1", [1000, 8192], [1000, 8192], 1, torch.float32),
-    ("f32_1000x8192_b8192_dim1", [1000, 8192], [8192], 1, torch.float32),
-    ("f32_65536x1024_dim1", [65536, 1024], [65536, 1024], 1, torch.float32),
-    ("f32_16384x2048_dim1", [16384, 2048], [16384, 2048], 1, torch.float32),
-    ("f32_32768x512_dim1", [32768, 512], [32768, 512], 1, torch.float32),
-    ("f32_1024x65536_dim0", [1024, 65536], [1024, 65536], 0, torch.float32),
-    ("f16_8192sq_dim1", [8192, 8192], [8192, 8192], 1, torch.float16),
-    ("bf16_4096sq_dim0", [4096, 4096], [4096, 4096], 0, torch.bfloat16),
-    # one output (a 1-D dot), a few long rows, a middle dim, b broadcast along the reduced dim
-    ("f32_16M_dot", [16777216], [16777216], 0, torch.float32),
-    ("f32_1M_dot", [1048576], [1048576], 0, torch.float32),
-    ("f32_64x1M_dim1", [64, 1048576], [64, 1048576], 1, torch.float32),
-    ("f32_64x512x512_dim1", [64, 512, 512], [64, 512, 512], 1, torch.float32),
-    ("f32_8192sq_b8192x1_dim1", [8192, 8192], [8192, 1], 1, torch.float32),
-    ("f16_4096x8192_b8192_dim1", [4096, 8192], [8192], 1, torch.float16),
-    # b constant along the outputs of an outer reduction (a weighted sum of rows)
-    ("f32_4096sq_b4096x1_dim0", [4096, 4096], [4096, 1], 0, torch.float32),
-    ("f32_64x512x512_b64x512x1_dim1", [64, 512, 512], [64, 512, 1], 1, torch.float32),
-    # float64 columns of a width that takes two outputs a load (the OVS 2 kernel)
-    ("f64_4096x4098_dim0", [4096, 4098], [4096, 4098], 0, torch.float64),
-    ("f64_4096x4098_b4096x1_dim0", [4096, 4098], [4096, 1], 0, torch.float64),
-]
-# VECDOT_SET=sweep: shapes the planner was not tuned on, to find where it falls behind. A sixth
-# field "ta" makes a the transpose of a contiguous tensor of the shape given ("tb": b).
-SWEEP = [
-    ("s_f32_2048x4096_dim1", [2048, 4096], [2048, 4096], 1, torch.float32),
-    ("s_f32_4000x3000_dim1", [4000, 3000], [4000, 3000], 1, torch.float32),
-    ("s_f32_100000x100_dim1", [100000, 100], [100000, 100], 1, torch.float32),
-    ("s_f32_262144x64_dim1", [262144, 64], [262144, 64], 1, torch.float32),
-    ("s_f32_2Mx16_dim1", [2097152, 16], [2097152, 16], 1, torch.float32),
-    ("s_bf16_8192x4096_dim1", [8192, 4096], [8192, 4096], 1, torch.bfloat16),
-    ("s_f16_16384x1024_dim1", [16384, 1024], [16384, 1024], 1, torch.float16),
-    ("s_f32_128x262144_dim1", [128, 262144], [128, 262144], 1, torch.float32),
-    ("s_f32_8x2M_dim1", [8, 2097152], [8, 2097152], 1, torch.float32),
-    ("s_f32_1000x8192_b1x8192_dim1", [1000, 8192], [1, 8192], -1, torch.float32),
-    ("s_bf16_4096x8192_b8192_dim1", [4096, 8192], [8192], 1, torch.bfloat16),
-    ("s_f64_4096sq_dim1", [4096, 4096], [4096, 4096], 1, torch.float64),
-    ("s_i32_4096sq_dim1", [4096, 4096], [4096, 4096], 1, torch.int32),
-    ("s_f32_8192x2048_dim0", [8192, 2048], [8192, 2048], 0, torch.float32),
-    ("s_f32_2048x8192_dim0", [2048, 8192], [2048, 8192], 0, torch.float32),
-    ("s_f32_65536x256_dim0", [65536, 256], [65536, 256], 0, torch.float32),
-    ("s_f16_8192x4096_dim0", [8192, 4096], [8192, 4096], 0, torch.float16),
-    ("s_f32_100000x100_dim0", [100000, 100], [100000, 100], 0, torch.float32),
-    ("s_f32_4096sq_b4096_dim0", [4096, 4096], [4096], 0, torch.float32),
-    ("s_f32_256c_dim1", [256, 256, 256], [256, 256, 256], 1, torch.float32),
-    ("s_f32_256c_dim0", [256, 256, 256], [256, 256, 256], 0, torch.float32),
-    ("s_f32_32x1024x1024_dim1", [32, 1024, 1024], [32, 1024, 1024], 1, torch.float32),
-    ("s_f32_1024x64x256_dim1", [1024, 64, 256], [1024, 64, 256], 1, torch.float32),
-    ("s_f32_64x1024x256_dimm1", [64, 1024, 256], [64, 1024, 256], -1, torch.float32),
-    ("s_f32_4M_dot", [4194304], [4194304], 0, torch.float32),
-    ("s_f32_3M_dot", [3000000], [3000000], 0, torch.float32),
-    ("s_bf16_8M_dot", [8388608], [8388608], 0, torch.bfloat16),
-    ("s_f32_64K_dot", [65536], [65536], 0, torch.float32),
-    ("s_f32_t4096x8192_dim1", [8192, 4096], [4096, 8192], 1, torch.float32, "ta"),
-    ("s_bf16_t8192x4096_dim1", [4096, 8192], [8192, 4096], 1, torch.bfloat16, "ta"),
-    ("s_f32_4096x8192_tb_dim0", [4096, 8192], [8192, 4096], 0, torch.float32, "tb"),
-    ("s_f32_t64x1M_dim1", [1048576, 64], [64, 1048576], 1, torch.float32, "ta"),
-    ("s_f32_t3000x5000_dim1", [5000, 3000], [3000, 5000], 1, torch.float32, "ta"),
-]
+CASES, SWEEP = vecdot_cases.lists(torch)
 if os.environ.get("VECDOT_SET") == "sweep":
     CASES = SWEEP
 only = os.environ.get("VECDOT_CASES")
@@ -116,18 +54,9 @@ def time_rotating(fns):
 
 
 rows = []
-for name, sa, sb, dim, dt, *flags in CASES:
-    g = torch.Generator(device=dev).manual_seed(0)
-    if dt.is_floating_point:
-        a = torch.rand(sa, device=dev, generator=g, dtype=torch.float32).to(dt) - 0.5
-        b = torch.rand(sb, device=dev, generator=g, dtype=torch.float32).to(dt) - 0.5
-    else:
-        a = torch.randint(-8, 8, sa, device=dev, generator=g, dtype=dt)
-        b = torch.randint(-8, 8, sb, device=dev, generator=g, dtype=dt)
-    if "ta" in flags:
-        a = a.t()
-    if "tb" in flags:
-        b = b.t()
+for case in CASES:
+    name, dt = case[0], case[4]
+    a, b, dim = vecdot_cases.make_inputs(torch, case, dev)
     va, vb = tt_ctypes.view_of(lib, a), tt_ctypes.view_of(lib, b)
 
     def ours():

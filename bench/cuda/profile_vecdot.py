@@ -20,24 +20,18 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 
 
 def case_table():
-    """CASES and SWEEP of bench_vecdot.py, by name, without running its benchmark."""
+    """CASES and SWEEP of vecdot_cases.py, by name."""
     import torch
-    src = open(os.path.join(HERE, "bench_vecdot.py")).read()
-    ns = {"torch": torch}
-    exec(src[src.index("CASES = ["):src.index('if os.environ.get("VECDOT_SET")')], ns)
-    return {c[0]: c for c in ns["CASES"] + ns["SWEEP"]}
+    sys.path.insert(0, HERE)
+    import vecdot_cases
+    cases, sweep = vecdot_cases.lists(torch)
+    return {c[0]: c for c in cases + sweep}
 
 
 def make_inputs(torch, case, dev):
-    name, sa, sb, dim, dt, *flags = case
-    g = torch.Generator(device=dev).manual_seed(0)
-    if dt.is_floating_point:
-        a = torch.rand(sa, device=dev, generator=g, dtype=torch.float32).to(dt) - 0.5
-        b = torch.rand(sb, device=dev, generator=g, dtype=torch.float32).to(dt) - 0.5
-    else:
-        a = torch.randint(-8, 8, sa, device=dev, generator=g, dtype=dt)
-        b = torch.randint(-8, 8, sb, device=dev, generator=g, dtype=dt)
-    return (a.t() if "ta" in flags else a), (b.t() if "tb" in flags else b), dim
+    sys.path.insert(0, HERE)
+    import vecdot_cases
+    return vecdot_cases.make_inputs(torch, case, dev)
 
 
 def workload(build_dir, names):
