@@ -297,7 +297,7 @@ __attribute__((noinline)) static void user_blocks(const user_ctx *c, char **data
  * USER_SHORT_GROUP rows are transposed into columns in a buffer and handed to fold_columns,
  * which runs the same in-order chains side by side across the outputs: by its contract each
  * accumulator ends as fold leaves it, so the bits are the same. Returns the outputs done (whole
- * groups; 0 when this does not apply, without AVX2, or when the buffer cannot be had). */
+ * groups; 0 when this does not apply or without AVX2). */
 static int64_t user_short_rows(const user_ctx *c, char **data, const int64_t *strides, int64_t size0, int64_t size1,
                                const tensor_iter_reduce_pos *pos) {
     const tensor_reduction_fns *f = c->call->fns;
@@ -308,8 +308,8 @@ static int64_t user_short_rows(const user_ctx *c, char **data, const int64_t *st
     for (int k = 0; k < c->nin; k++)
         if (!c->plain[k] || strides[1 + k] != (int64_t)sizeof(float)) return 0;
     const int64_t per_input = size0 * USER_SHORT_GROUP;
-    float *buf = tt_malloc((size_t)c->nin * (size_t)per_input * sizeof(float));
-    if (buf == NULL) return 0;
+    /* at most 16 KB: on the stack, as user_blocks' tiles (no allocation per call) */
+    alignas(32) float buf[TENSOR_REDUCTION_MAX_INPUTS * USER_SHORT_MAX_RUN * USER_SHORT_GROUP];
     const void *rows[TENSOR_REDUCTION_MAX_INPUTS];
     int64_t row_strides[TENSOR_REDUCTION_MAX_INPUTS];
     int64_t j = 0;
@@ -326,7 +326,6 @@ static int64_t user_short_rows(const user_ctx *c, char **data, const int64_t *st
         f->fold_columns(data[0] + j * strides[nt], (size_t)strides[nt], USER_SHORT_GROUP, rows, row_strides, size0,
                         pos->index0, TENSOR_FLOAT32, c->call->user);
     }
-    free(buf);
     return j;
 }
 
