@@ -479,6 +479,16 @@ static void vdr_fold_f32(void *acc, const void *const *vals, int64_t n, int64_t 
     else VDR_ADD_ROUNDED(d, n, i, s, a[i], b[i]);
     memcpy(acc, &s, sizeof s);
 }
+/* Accumulators j0 .. j0 + w of a fold_columns call (acc_stride apart, `size` bytes each) into
+ * the dense block `blk`, and back. */
+static void vdr_block_in(void *blk, const void *acc, size_t acc_stride, int64_t j0, int64_t w, size_t size) {
+    for (int64_t j = 0; j < w; j++)
+        memcpy((char *)blk + (size_t)j * size, (const char *)acc + (size_t)(j0 + j) * acc_stride, size);
+}
+static void vdr_block_out(void *acc, size_t acc_stride, const void *blk, int64_t j0, int64_t w, size_t size) {
+    for (int64_t j = 0; j < w; j++)
+        memcpy((char *)acc + (size_t)(j0 + j) * acc_stride, (const char *)blk + (size_t)j * size, size);
+}
 /* fold_columns of the rounded forms: n outputs at once, each output's rounded products added in
  * row order, as vdr_fold_f32 / vdr_fold_i64 add one output's (the same bits). Blocks of
  * VDR_COLS outputs keep their sums in a local array (registers for float16 with F16C) while
@@ -493,7 +503,7 @@ static void vdr_fold_columns_f32(void *acc, size_t acc_stride, int64_t n, const 
     for (int64_t j0 = 0; j0 < n; j0 += VDR_COLS) {
         const int64_t w = n - j0 < VDR_COLS ? n - j0 : VDR_COLS;
         float s[VDR_COLS];
-        for (int64_t j = 0; j < w; j++) memcpy(&s[j], (char *)acc + (size_t)(j0 + j) * acc_stride, sizeof(float));
+        vdr_block_in(s, acc, acc_stride, j0, w, sizeof s[0]);
         const char *a0 = ra + j0 * (int64_t)sizeof(float), *b0 = rb + j0 * (int64_t)sizeof(float);
         if (d == TENSOR_FLOAT16 && VDR_F16C && w == VDR_COLS && vdr_have_f16c()) {
             vdr_cols_f16_f16c(s, a0, row_strides[0], b0, row_strides[1], nrows);
@@ -503,7 +513,7 @@ static void vdr_fold_columns_f32(void *acc, size_t acc_stride, int64_t n, const 
                 VDR_ADD_ROUNDED(d, w, j, s[j], a[j], b[j]);
             }
         }
-        for (int64_t j = 0; j < w; j++) memcpy((char *)acc + (size_t)(j0 + j) * acc_stride, &s[j], sizeof(float));
+        vdr_block_out(acc, acc_stride, s, j0, w, sizeof s[0]);
     }
 }
 static void vdr_fold_columns_i64(void *acc, size_t acc_stride, int64_t n, const void *const *rows,
@@ -515,13 +525,13 @@ static void vdr_fold_columns_i64(void *acc, size_t acc_stride, int64_t n, const 
     for (int64_t j0 = 0; j0 < n; j0 += VDR_COLS) {
         const int64_t w = n - j0 < VDR_COLS ? n - j0 : VDR_COLS;
         uint64_t u[VDR_COLS];
-        for (int64_t j = 0; j < w; j++) memcpy(&u[j], (char *)acc + (size_t)(j0 + j) * acc_stride, sizeof(uint64_t));
+        vdr_block_in(u, acc, acc_stride, j0, w, sizeof u[0]);
         for (int64_t r = 0; r < nrows; r++) {
             const int64_t *a = (const int64_t *)(ra + r * row_strides[0]) + j0;
             const int64_t *b = (const int64_t *)(rb + r * row_strides[1]) + j0;
             VDR_ADD_WRAPPED(d, w, j, u[j], a[j], b[j]);
         }
-        for (int64_t j = 0; j < w; j++) memcpy((char *)acc + (size_t)(j0 + j) * acc_stride, &u[j], sizeof(uint64_t));
+        vdr_block_out(acc, acc_stride, u, j0, w, sizeof u[0]);
     }
 }
 

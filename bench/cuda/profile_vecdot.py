@@ -17,33 +17,26 @@ generated code for the cases to OUT_DIR/inductor.log (TORCH_LOGS=output_code).""
 import csv, io, os, shutil, subprocess, sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import vecdot_cases  # noqa: E402 (beside this file)
 
 
 def case_table():
     """CASES and SWEEP of vecdot_cases.py, by name."""
     import torch
-    sys.path.insert(0, HERE)
-    import vecdot_cases
     cases, sweep = vecdot_cases.lists(torch)
     return {c[0]: c for c in cases + sweep}
-
-
-def make_inputs(torch, case, dev):
-    sys.path.insert(0, HERE)
-    import vecdot_cases
-    return vecdot_cases.make_inputs(torch, case, dev)
 
 
 def workload(build_dir, names):
     """Run under ncu: each case's two calls, ours first, each in an NVTX range "prof"."""
     import torch
-    sys.path.insert(0, HERE)
     import tt_ctypes
     table, dev = case_table(), torch.device("cuda")
     lib = tt_ctypes.load(build_dir)
     flush = torch.empty(256 << 20, dtype=torch.uint8, device=dev)
     for n in names:
-        a, b, dim = make_inputs(torch, table[n], dev)
+        a, b, dim = vecdot_cases.make_inputs(torch, table[n], dev)
         va, vb = tt_ctypes.view_of(lib, a), tt_ctypes.view_of(lib, b)
         torch._dynamo.reset()
         compiled = torch.compile(lambda x, y: (x * y).sum(dim), dynamic=False)
@@ -107,7 +100,7 @@ def main():
         code = ("import sys, torch; sys.path.insert(0, %r); import profile_vecdot as p\n"
                 "t = p.case_table()\n"
                 "for n in %r.split(','):\n"
-                "    a, b, dim = p.make_inputs(torch, t[n], torch.device('cuda')); print('=== case', n, flush=True)\n"
+                "    a, b, dim = p.vecdot_cases.make_inputs(torch, t[n], torch.device('cuda')); print('=== case', n, flush=True)\n"
                 "    torch._dynamo.reset(); torch.compile(lambda x, y: (x * y).sum(dim), dynamic=False)(a, b)\n"
                 "    torch.cuda.synchronize()\n") % (HERE, names)
         with open(os.path.join(out_dir, "inductor.log"), "w") as log:
