@@ -493,7 +493,12 @@ tensor_status tensor_reduce_config_make(const tensor_iter_t *iter, const tensor_
          * of loads; kept when that gives more threads and each still has a full round. */
         tensor_reduce_config w = init;
         plan_general(iter, props, tr, true, &w);
-        if (grid_threads(&w) > grid_threads(&c) && w.values_per_thread >= TENSOR_REDUCE_VT0) c = w;
+        /* one wave of the wide CTAs at most (2 of 512 an SM: their register cap): [256, 256,
+         * 256] over dim 0 as two waves read slower than PyTorch's plan */
+        const int64_t wave = (int64_t)props->num_sms * (props->max_threads_per_sm / 2 / w.num_threads);
+        if (grid_threads(&w) > grid_threads(&c) && w.values_per_thread >= TENSOR_REDUCE_VT0 &&
+            w.grid[0] * w.grid[1] <= wave)
+            c = w;
     }
     plan_dense_rows(iter, tr, &c);
     if (c.rvec_inputs != 0) {

@@ -230,6 +230,24 @@ template <class V> __device__ __forceinline__ V load_with_policy(const V *ptr, u
 #endif
 }
 
+// *ptr (a V of 16 bytes, aligned) read with a 256-byte L2 prefetch: the sector asked for and the
+// rest of its 256 bytes come from DRAM in one request. For reads that take a sector or two of
+// many rows at a time (the two-layout path), where each row's next sectors are read soon after
+// by other warps. Other sizes, and architectures before sm_80, read plainly.
+template <class V> __device__ __forceinline__ V load_prefetch_256(const V *ptr) {
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 800
+    if constexpr (sizeof(V) == 16) {
+        V v;
+        unsigned w[4];
+        asm("ld.global.L2::256B.v4.b32 {%0, %1, %2, %3}, [%4];" : "=r"(w[0]), "=r"(w[1]), "=r"(w[2]), "=r"(w[3])
+            : "l"(ptr));
+        memcpy(&v, w, 16);
+        return v;
+    }
+#endif
+    return *ptr;
+}
+
 // An Op may declare `static constexpr bool byte_sum = true`: an integer sum of int8 or uint8
 // into an int64 accumulator, which the input-vectorised path folds four bytes per __dp4a.
 template <class Op, class = void> struct is_byte_sum : std::false_type {};
@@ -636,7 +654,8 @@ struct Reducer {
     // Lanes hold neighbouring outputs, so an input contiguous along the outputs (a of a.t() x b)
     // is read a row of lanes at a time; each thread takes RCHUNK consecutive reduced elements per
     // step, so an input contiguous along the reduced dim (b; bit q of RV) is read 32 (or 16)
-    // bytes of a row at a time, as 16-byte loads (ALIGNED) or element by element. Every
+    // bytes of a row at a time, as 16-byte loads with a 256-byte L2 prefetch (ALIGNED: the
+    // warps of the CTA read the row's next chunks next) or element by element. Every
     // other input is read element by element at its reduced stride. Thread starts and the step
     // are multiples of RCHUNK (the plan), so one partial chunk at most ends a thread's range.
     static constexpr int RCHUNK = TENSOR_REDUCE_RVEC_CHUNK((int)sizeof(scalar_t));
@@ -652,7 +671,7 @@ struct Reducer {
             if (ALIGNED && ((rv >> q) & 1u)) {
 #pragma unroll
                 for (int u = 0; u < RCHUNK / IN_VEC; u++) {
-                    const V v = *reinterpret_cast<const V *>(at + u * sizeof(V));
+                    const V v = load_prefetch_256(reinterpret_cast<const V *>(at + u * sizeof(V)));
 #pragma unroll
                     for (int i = 0; i < IN_VEC; i++) x[u * IN_VEC + i][q] = v.v[i];
                 }

@@ -439,6 +439,13 @@ static void test_tuned_outer_underfilled(void **state) {
     plan(&p, 3, small, &d1, 1, &f32_tuned);
     assert_int_equal(p.c.block_height, 4);
     unplan(&p);
+    /* Two waves of wide CTAs ([256, 256, 256]: 512 of them) keep PyTorch's CTAs. */
+    int64_t cube[3] = {256, 256, 256};
+    for (int d = 0; d < 2; d++) {
+        plan(&p, 3, cube, &d, 1, &f32_tuned);
+        assert_int_equal(p.c.block_height, 4);
+        unplan(&p);
+    }
     /* Outputs that fill the GPU already keep PyTorch's CTAs. */
     int64_t many[3] = {64, 512, 4096};
     plan(&p, 3, many, &d1, 1, &f32_tuned);
