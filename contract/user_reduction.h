@@ -5,6 +5,7 @@
 #ifndef TENSOR_CONTRACT_USER_REDUCTION_H
 #define TENSOR_CONTRACT_USER_REDUCTION_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -107,6 +108,11 @@ typedef struct tensor_user_reduce_call {
     /* A fused built-in's compiled CUDA kernels (the table's name in cuda/reduce_table.h, as
      * "vecdot"); NULL for a user reduction, which runs on the CPU only. */
     const char *cuda_table;
+    /* The int64 value type's fold_stored (and fold_columns) also take elements stored as int32,
+     * int16, int8 or uint8 (every input the same; `stored` says which), each the integer it
+     * holds: a built-in whose callbacks do. False for a user reduction, whose fold_stored is
+     * promised 16-bit floats only. */
+    bool int_stored;
 } tensor_user_reduce_call;
 
 

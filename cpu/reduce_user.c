@@ -1,7 +1,7 @@
 /* The CPU kernel of user reductions (ops/reduction.h): the deterministic reduction driver
  * (tensor_iter_reduce_run) around the user's callbacks. When the reduced dim is the inner one
  * the user's fold sees whole runs where it can read them as they are (dense values, or dense
- * bfloat16 / float16 for a fold_stored), else tiles converted into stack buffers through the
+ * bfloat16 / float16 for a fold_stored, or a built-in's integers narrower than int64), else tiles converted into stack buffers through the
  * output dtype's value set (the built-ins' converters), cut at multiples of
  * TENSOR_REDUCTION_BLOCK of the reduced index. Where the outputs lie along the rows instead (a
  * reduced dim 0 strided, a kept dim dense: a sum over dim 0 of a row-major matrix; or a kept
@@ -54,6 +54,7 @@ typedef struct user_ctx {
     bool use_stored;
     tensor_dtype value_dtype; /* the value type's dtype, for fold_columns */
     size_t in_size[TENSOR_REDUCTION_MAX_INPUTS]; /* each input's element size */
+    int64_t stored_size;                         /* the element size of `stored` */
 } user_ctx;
 
 /* acc_size rounded up to a multiple of the smaller of 16 and acc_size rounded up to a power of
@@ -167,10 +168,10 @@ static bool user_columns(const user_ctx *c, char **data, const int64_t *strides,
     bool in_place = true, stored = c->use_stored, rows_in_place = true, rows_stored = c->use_stored, inner = true;
     for (int k = 0; k < c->nin; k++) {
         in_place = in_place && c->plain[k] && strides[1 + k] == (int64_t)c->val_size;
-        stored = stored && strides[1 + k] == 2;
+        stored = stored && strides[1 + k] == c->stored_size;
         inner = inner && (strides[1 + k] == 0 || strides[1 + k] == (int64_t)c->in_size[k]);
         rows_in_place = rows_in_place && c->plain[k] && strides[nt + 1 + k] == (int64_t)c->val_size;
-        rows_stored = rows_stored && strides[nt + 1 + k] == 2;
+        rows_stored = rows_stored && strides[nt + 1 + k] == c->stored_size;
     }
     /* Dense along dim 0 too: the whole runs of the inner path read better. So do inputs that
      * are dense or constant along dim 0 (b of [R, N] x [R, 1]) in rows of USER_INNER_MIN_RUN
@@ -236,7 +237,7 @@ __attribute__((noinline)) static void user_blocks(const user_ctx *c, char **data
             bool in_place = true, stored = c->use_stored;
             for (int k = 0; k < c->nin; k++) {
                 in_place = in_place && c->plain[k] && strides[1 + k] == (int64_t)c->val_size;
-                stored = stored && strides[1 + k] == 2;
+                stored = stored && strides[1 + k] == c->stored_size;
             }
             if (in_place || stored) {
                 for (int k = 0; k < c->nin; k++) vals[k] = data[1 + k] + j * strides[nt + 1 + k];
@@ -392,15 +393,20 @@ tensor_status tt_cpu_user_reduce_kernel(struct tensor_iter *iter, const tensor_k
     static const size_t sizes[] = {sizeof(float), sizeof(double), sizeof(int64_t)};
     static const tensor_dtype value_dtypes[] = {TENSOR_FLOAT32, TENSOR_FLOAT64, TENSOR_INT64};
     user_ctx c = {call, nin, acc_stride_of(call->acc_size), sizes[call->value], {NULL}, {false},
-                  tensor_iter_dtype(iter, 0), tensor_iter_dtype(iter, 1), false, value_dtypes[call->value], {0}};
-    c.use_stored = call->fns->fold_stored != NULL && call->value == TENSOR_REDUCTION_F32 &&
-                   (c.stored == TENSOR_BFLOAT16 || c.stored == TENSOR_FLOAT16);
+                  tensor_iter_dtype(iter, 0), tensor_iter_dtype(iter, 1), false, value_dtypes[call->value], {0}, 0};
+    c.stored_size = (int64_t)tensor_dtype_size(c.stored);
+    const cpu_val_kind stored_kind = call->value == TENSOR_REDUCTION_I64 ? CPU_VAL_I64 : CPU_VAL_F32;
+    c.use_stored = call->fns->fold_stored != NULL &&
+                   ((call->value == TENSOR_REDUCTION_F32 && (c.stored == TENSOR_BFLOAT16 || c.stored == TENSOR_FLOAT16)) ||
+                    (call->value == TENSOR_REDUCTION_I64 && call->int_stored &&
+                     (c.stored == TENSOR_INT32 || c.stored == TENSOR_INT16 || c.stored == TENSOR_INT8 ||
+                      c.stored == TENSOR_UINT8)));
     for (int k = 0; k < nin; k++) {
         const tensor_dtype in = tensor_iter_dtype(iter, 1 + k);
         c.in_size[k] = tensor_dtype_size(in);
         c.cvt[k] = tt_cpu_converter(in, kinds[call->value], c.out_dtype);
         c.plain[k] = tt_cpu_converter_is_plain(in, kinds[call->value], c.out_dtype) && tensor_dtype_size(in) == c.val_size;
-        c.use_stored = c.use_stored && in == c.stored && tt_cpu_converter_is_plain(in, CPU_VAL_F32, c.out_dtype);
+        c.use_stored = c.use_stored && in == c.stored && tt_cpu_converter_is_plain(in, stored_kind, c.out_dtype);
         if (c.cvt[k] == NULL)
             return tensor_error(TENSOR_ERR_DTYPE, "%s: '%s' cannot load input %d of dtype %s", func, call->name, k,
                                 tensor_dtype_name(tensor_iter_dtype(iter, 1 + k)));

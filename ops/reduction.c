@@ -181,7 +181,7 @@ typedef struct explain_out {
     int64_t len;
 } explain_out;
 
-static tensor_status reduce_core(const tensor_reduction_def *def, const char *cuda_table,
+static tensor_status reduce_core(const tensor_reduction_def *def, const char *cuda_table, bool int_stored,
                                  const tensor_t *const *inputs, int ninputs, const int *dims, int ndims, bool keepdim,
                                  tensor_dtype dtype, tensor_t **out, const char *func, explain_out *ex) {
     if (inputs == NULL) return tensor_error(TENSOR_ERR_INVALID_ARGUMENT, "%s: argument 'inputs' is NULL", func);
@@ -291,7 +291,7 @@ static tensor_status reduce_core(const tensor_reduction_def *def, const char *cu
         }
         if (st == TENSOR_OK) {
             tensor_user_reduce_call call = {def->name, &def->fns[value], value, def->acc_size, def->user,
-                                            plan.reduced_numel, cuda_table};
+                                            plan.reduced_numel, cuda_table, int_stored};
             tensor_kernel_params params = {0};
             params.reduction = &call;
             if (ex == NULL) {
@@ -322,7 +322,7 @@ tensor_t *tensor_reduce(const tensor_reduction *r, const tensor_t *const *inputs
     static const char func[] = "tensor_reduce";
     if (check_handle(r, func) != TENSOR_OK) return NULL;
     tensor_t *out = NULL;
-    if (reduce_core(&r->def, NULL, inputs, ninputs, dims, ndims, keepdim, dtype, &out, func, NULL) != TENSOR_OK) return NULL;
+    if (reduce_core(&r->def, NULL, false, inputs, ninputs, dims, ndims, keepdim, dtype, &out, func, NULL) != TENSOR_OK) return NULL;
     return out;
 }
 
@@ -331,7 +331,7 @@ tensor_status tensor_reduce_out(tensor_t *out, const tensor_reduction *r, const 
     static const char func[] = "tensor_reduce_out";
     if (check_handle(r, func) != TENSOR_OK) return tensor_last_status();
     if (out == NULL) return tensor_error(TENSOR_ERR_INVALID_ARGUMENT, "%s: argument 'out' is NULL", func);
-    return reduce_core(&r->def, NULL, inputs, ninputs, dims, ndims, keepdim, TENSOR_DTYPE_DEFAULT, &out, func, NULL);
+    return reduce_core(&r->def, NULL, false, inputs, ninputs, dims, ndims, keepdim, TENSOR_DTYPE_DEFAULT, &out, func, NULL);
 }
 
 int64_t tensor_reduction_explain(const tensor_reduction *r, const tensor_t *const *inputs, int ninputs,
@@ -346,7 +346,7 @@ int64_t tensor_reduction_explain(const tensor_reduction *r, const tensor_t *cons
     if (check_handle(r, func) != TENSOR_OK) return -1;
     tensor_t *out = NULL;
     explain_out ex = {buf, size, 0};
-    if (reduce_core(&r->def, NULL, inputs, ninputs, dims, ndims, keepdim, dtype, &out, func, &ex) != TENSOR_OK)
+    if (reduce_core(&r->def, NULL, false, inputs, ninputs, dims, ndims, keepdim, dtype, &out, func, &ex) != TENSOR_OK)
         return -1;
     return ex.len;
 }
@@ -388,6 +388,10 @@ static int64_t wrap_to(tensor_dtype d, int64_t v) {
 }
 /* Outputs of the rounded forms' fold_columns kept in a local block while the rows stream by. */
 #define VDR_COLS 64
+/* The same for products of integers stored narrower than int64 (int_stored): 4 KB of int32 a
+ * row and input, 8 KB of sums, so that the rows stream by in long runs (64 of them ran at half
+ * the speed, docs/perf_log.md). */
+#define VDR_INT_COLS 1024
 #if TENSOR_KIT_AVX2_COPY_ || TENSOR_KIT_BASE_F16C_
 /* Eight float16 products rounded by F16C; a NaN product becomes the portable conversion's NaN
  * (the sign and the quiet bit), where F16C would keep part of its payload. */
@@ -516,20 +520,47 @@ static void vdr_fold_columns_f32(void *acc, size_t acc_stride, int64_t n, const 
         vdr_block_out(acc, acc_stride, s, j0, w, sizeof s[0]);
     }
 }
+/* U (uint64_t) += the product of A[J] and B[J], integers stored as T (int32_t, int16_t, int8_t,
+ * uint8_t), wrapped to T, for J in [0, N): the low bits of a product depend on the low bits of
+ * its factors only, so the 32-bit product wraps as the 64-bit one of VDR_ADD_WRAPPED does, and
+ * the loop reads the elements as they are stored (no conversion pass; it vectorises). */
+#define VDR_ADD_STORED(T, N, J, U, A, B)                                                          \
+    do {                                                                                          \
+        const T *a_ = (const T *)(A), *b_ = (const T *)(B);                                       \
+        for (int64_t J = 0; J < (N); J++) U += (uint64_t)(int64_t)(T)((uint32_t)a_[J] * (uint32_t)b_[J]); \
+    } while (0)
+/* The same over elements stored as `stored` (an integer dtype narrower than 64 bits), A and B
+ * byte pointers; false for any other dtype. */
+#define VDR_ADD_STORED_ANY(stored, N, J, U, A, B, ok)                                             \
+    do {                                                                                          \
+        ok = true;                                                                                \
+        switch (stored) {                                                                         \
+        case TENSOR_INT32: VDR_ADD_STORED(int32_t, N, J, U, A, B); break;                         \
+        case TENSOR_INT16: VDR_ADD_STORED(int16_t, N, J, U, A, B); break;                         \
+        case TENSOR_INT8: VDR_ADD_STORED(int8_t, N, J, U, A, B); break;                           \
+        case TENSOR_UINT8: VDR_ADD_STORED(uint8_t, N, J, U, A, B); break;                         \
+        default: ok = false;                                                                      \
+        }                                                                                         \
+    } while (0)
+
 static void vdr_fold_columns_i64(void *acc, size_t acc_stride, int64_t n, const void *const *rows,
                                  const int64_t *row_strides, int64_t nrows, int64_t first, tensor_dtype stored,
                                  const void *user) {
-    (void)first, (void)stored;
+    (void)first;
     const tensor_dtype d = *(const tensor_dtype *)user;
     const char *ra = rows[0], *rb = rows[1];
-    for (int64_t j0 = 0; j0 < n; j0 += VDR_COLS) {
-        const int64_t w = n - j0 < VDR_COLS ? n - j0 : VDR_COLS;
-        uint64_t u[VDR_COLS];
+    /* int64 values, or (int_stored) the inputs' own narrower integers */
+    const int64_t size = stored == TENSOR_INT64 ? (int64_t)sizeof(int64_t) : (int64_t)tensor_dtype_size(stored);
+    const int64_t cols = size < (int64_t)sizeof(int64_t) ? VDR_INT_COLS : VDR_COLS;
+    for (int64_t j0 = 0; j0 < n; j0 += cols) {
+        const int64_t w = n - j0 < cols ? n - j0 : cols;
+        uint64_t u[VDR_INT_COLS];
         vdr_block_in(u, acc, acc_stride, j0, w, sizeof u[0]);
         for (int64_t r = 0; r < nrows; r++) {
-            const int64_t *a = (const int64_t *)(ra + r * row_strides[0]) + j0;
-            const int64_t *b = (const int64_t *)(rb + r * row_strides[1]) + j0;
-            VDR_ADD_WRAPPED(d, w, j, u[j], a[j], b[j]);
+            const char *a = ra + r * row_strides[0] + j0 * size, *b = rb + r * row_strides[1] + j0 * size;
+            bool narrow;
+            VDR_ADD_STORED_ANY(stored, w, j, u[j], a, b, narrow);
+            if (!narrow) VDR_ADD_WRAPPED(d, w, j, u[j], ((const int64_t *)a)[j], ((const int64_t *)b)[j]);
         }
         vdr_block_out(acc, acc_stride, u, j0, w, sizeof u[0]);
     }
@@ -546,6 +577,21 @@ static void vdr_fold_i64(void *acc, const void *const *vals, int64_t n, int64_t 
     s = (int64_t)u;
     memcpy(acc, &s, sizeof s);
 }
+/* vdr_fold_i64 on the inputs as they are stored (int_stored: int32, int16, int8, uint8), read in
+ * the loop instead of widened into a buffer first: the same sum (integer sums modulo 2^64 do
+ * not depend on their order). */
+static void vdr_fold_stored_i64(void *acc, const void *const *elems, int64_t n, int64_t first, tensor_dtype stored,
+                                const void *user) {
+    (void)first, (void)user;
+    int64_t s;
+    memcpy(&s, acc, sizeof s);
+    uint64_t u = (uint64_t)s;
+    bool ok;
+    VDR_ADD_STORED_ANY(stored, n, i, u, elems[0], elems[1], ok);
+    (void)ok; /* the kit hands over only the dtypes int_stored names */
+    s = (int64_t)u;
+    memcpy(acc, &s, sizeof s);
+}
 
 tensor_t *tensor_vecdot(const tensor_t *a, const tensor_t *b, int dim) {
     static const char func[] = "tensor_vecdot";
@@ -558,7 +604,8 @@ tensor_t *tensor_vecdot(const tensor_t *a, const tensor_t *b, int dim) {
                                  func, tensor_dtype_name(a->dtype), tensor_dtype_name(b->dtype));
     const tensor_dtype d = a->dtype;
     /* Products that need no rounding (float32, float64, int64) take the kit's fold; the others
-     * round each product: their own fold and fold_columns, and no fold_stored. */
+     * round each product: their own fold and fold_columns, no fold_stored for the 16-bit floats
+     * and one for the narrower integers, which reads them as they are stored (int_stored). */
     const bool exact = d == TENSOR_FLOAT32 || d == TENSOR_FLOAT64 || d == TENSOR_INT64;
     tensor_reduction_def def = {"vecdot", 2, sizeof(double), TENSOR_REDUCTION_DTYPE_SUM, true, {{0}}, &d};
     def.fns[TENSOR_REDUCTION_F64] = vd_f64;
@@ -569,13 +616,13 @@ tensor_t *tensor_vecdot(const tensor_t *a, const tensor_t *b, int dim) {
         def.fns[TENSOR_REDUCTION_F32].fold_stored = NULL;
         def.fns[TENSOR_REDUCTION_F32].fold_columns = vdr_fold_columns_f32;
         def.fns[TENSOR_REDUCTION_I64].fold = vdr_fold_i64;
-        def.fns[TENSOR_REDUCTION_I64].fold_stored = NULL;
+        def.fns[TENSOR_REDUCTION_I64].fold_stored = vdr_fold_stored_i64;
         def.fns[TENSOR_REDUCTION_I64].fold_columns = vdr_fold_columns_i64;
     }
     const tensor_t *in[2] = {a, b};
     tensor_t *out = NULL;
     /* On CUDA the "vecdot" kernels of the reduction engine: the same fused pass. */
-    if (reduce_core(&def, "vecdot", in, 2, &dim, 1, false, TENSOR_DTYPE_DEFAULT, &out, func, NULL) != TENSOR_OK)
+    if (reduce_core(&def, "vecdot", true, in, 2, &dim, 1, false, TENSOR_DTYPE_DEFAULT, &out, func, NULL) != TENSOR_OK)
         return NULL;
     return out;
 }

@@ -958,41 +958,78 @@ static double next_uniform(uint64_t *x) {
 }
 
 /* Integer vecdot: each product wraps to the inputs' width (as a * b would), the sum is int64,
- * on rows long enough for the fold's vector loops (and a tail), with extreme values. */
+ * on rows long enough for the fold's vector loops (and a tail), with extreme values. Three
+ * layouts of the same values: dense rows (the inputs read as stored, in the fold), over dim 0
+ * of the transposed copies (rows of outputs read as stored, fold_columns) and every other
+ * column of a wider tensor (widened into buffers first), on 1 and 2 threads; and over dim 0
+ * of the dense rows (2100 outputs: two blocks of fold_columns' 1024 and a piece). */
 static void test_vecdot_integer_widths(void **state) {
     (void)state;
-    const tensor_dtype dts[3] = {TENSOR_INT8, TENSOR_INT16, TENSOR_INT32};
-    const int rows = 3, cols = 1003;
-    double *va = malloc(sizeof(double) * rows * cols), *vb = malloc(sizeof(double) * rows * cols);
+    const tensor_dtype dts[4] = {TENSOR_INT8, TENSOR_INT16, TENSOR_INT32, TENSOR_UINT8};
+    const int rows = 3, cols = 2100;
+    double *va = malloc(sizeof(double) * rows * cols * 2), *vb = malloc(sizeof(double) * rows * cols * 2);
     assert_true(va && vb);
-    for (int k = 0; k < 3; k++) {
-        const int bits = k == 0 ? 8 : k == 1 ? 16 : 32;
-        const double lo = -ldexp(1.0, bits - 1), hi = ldexp(1.0, bits - 1) - 1;
+    const int saved = tensor_get_num_threads();
+    for (int k = 0; k < 4; k++) {
+        const bool is_unsigned = dts[k] == TENSOR_UINT8;
+        const int bits = k == 0 || is_unsigned ? 8 : k == 1 ? 16 : 32;
+        const double lo = is_unsigned ? 0.0 : -ldexp(1.0, bits - 1);
+        const double hi = is_unsigned ? 255.0 : ldexp(1.0, bits - 1) - 1;
         uint64_t x = 12345u + (uint64_t)k;
-        for (int i = 0; i < rows * cols; i++) {
+        for (int i = 0; i < rows * cols * 2; i++) {
             const double r = next_uniform(&x);
             va[i] = i % 97 == 0 ? hi : i % 89 == 0 ? lo : floor(lo + r * (hi - lo + 1));
-            vb[i] = i % 83 == 0 ? lo : floor(lo + (1.0 - r) * (hi - lo + 1) * 0.999);
+            vb[i] = i % 83 == 0 ? lo : i % 79 == 0 ? hi : floor(lo + (1.0 - r) * (hi - lo + 1) * 0.999);
         }
-        tensor_t *a = ew_tensor(dts[k], 2, (int64_t[]){rows, cols}, va, rows * cols);
-        tensor_t *b = ew_tensor(dts[k], 2, (int64_t[]){rows, cols}, vb, rows * cols);
-        tensor_t *got = tensor_vecdot(a, b, 1);
-        if (got == NULL) fail_msg("%s", tensor_last_error());
-        int64_t want[3];
+        /* va, vb as [rows, 2 * cols]: the dense case takes the first `cols` of each row of a
+         * [rows, cols] copy, the strided one every other column */
+        double *da = malloc(sizeof(double) * rows * cols), *db = malloc(sizeof(double) * rows * cols);
+        assert_true(da && db);
+        int64_t want[3], *want_cols = calloc((size_t)cols, sizeof(int64_t));
+        assert_non_null(want_cols);
         for (int r = 0; r < rows; r++) {
             uint64_t u = 0;
             for (int c = 0; c < cols; c++) {
-                const uint64_t p = (uint64_t)(int64_t)va[r * cols + c] * (uint64_t)(int64_t)vb[r * cols + c];
-                const uint64_t m = bits == 64 ? p : p & ((1ull << bits) - 1);
-                const int64_t w = (m >> (bits - 1)) & 1 ? (int64_t)(m | ~((1ull << bits) - 1)) : (int64_t)m;
-                u += (uint64_t)w;
+                const double ea = va[r * 2 * cols + 2 * c], eb = vb[r * 2 * cols + 2 * c];
+                da[r * cols + c] = ea;
+                db[r * cols + c] = eb;
+                const uint64_t p = (uint64_t)(int64_t)ea * (uint64_t)(int64_t)eb;
+                const uint64_t m = p & ((1ull << bits) - 1);
+                const bool neg = !is_unsigned && ((m >> (bits - 1)) & 1);
+                const uint64_t w = neg ? m | ~((1ull << bits) - 1) : m;
+                u += w;
+                want_cols[c] = (int64_t)((uint64_t)want_cols[c] + w);
             }
             want[r] = (int64_t)u;
         }
-        ew_expect_i(got, TENSOR_INT64, want, rows);
-        tensor_release(got);
-        tensor_release(a);
-        tensor_release(b);
+        tensor_t *a = ew_tensor(dts[k], 2, (int64_t[]){rows, cols}, da, rows * cols);
+        tensor_t *b = ew_tensor(dts[k], 2, (int64_t[]){rows, cols}, db, rows * cols);
+        tensor_t *wa = ew_tensor(dts[k], 2, (int64_t[]){rows, 2 * cols}, va, rows * cols * 2);
+        tensor_t *wb = ew_tensor(dts[k], 2, (int64_t[]){rows, 2 * cols}, vb, rows * cols * 2);
+        assert_true(a && b && wa && wb);
+        tensor_t *at = tensor_transpose(a, 0, 1), *bt = tensor_transpose(b, 0, 1);
+        tensor_t *atc = tensor_contiguous(at), *btc = tensor_contiguous(bt);
+        tensor_t *sa = tensor_slice(wa, 1, 0, 2 * cols, 2), *sb = tensor_slice(wb, 1, 0, 2 * cols, 2);
+        assert_true(at && bt && atc && btc && sa && sb);
+        for (int th = 1; th <= 2; th++) {
+            tensor_set_num_threads(th);
+            tensor_t *got[3] = {tensor_vecdot(a, b, 1), tensor_vecdot(atc, btc, 0), tensor_vecdot(sa, sb, 1)};
+            for (int g = 0; g < 3; g++) {
+                if (got[g] == NULL) fail_msg("%s layout %d: %s", tensor_dtype_name(dts[k]), g, tensor_last_error());
+                ew_expect_i(got[g], TENSOR_INT64, want, rows);
+                tensor_release(got[g]);
+            }
+            tensor_t *over_rows = tensor_vecdot(a, b, 0);
+            if (over_rows == NULL) fail_msg("%s over dim 0: %s", tensor_dtype_name(dts[k]), tensor_last_error());
+            ew_expect_i(over_rows, TENSOR_INT64, want_cols, cols);
+            tensor_release(over_rows);
+        }
+        free(want_cols);
+        tensor_set_num_threads(saved);
+        tensor_t *const ts[10] = {a, b, wa, wb, at, bt, atc, btc, sa, sb};
+        for (int i = 0; i < 10; i++) tensor_release(ts[i]);
+        free(da);
+        free(db);
     }
     free(va);
     free(vb);
