@@ -297,8 +297,9 @@ __attribute__((noinline)) static void user_blocks(const user_ctx *c, char **data
  * additions a row ([524288, 32] vecdot ran at a fifth of numpy's speed). Groups of
  * USER_SHORT_GROUP rows are transposed into columns in a buffer and handed to fold_columns,
  * which runs the same in-order chains side by side across the outputs: by its contract each
- * accumulator ends as fold leaves it, so the bits are the same. Returns the outputs done (whole
- * groups; 0 when this does not apply or without AVX2). */
+ * accumulator ends as fold leaves it, so the bits are the same. Without AVX2 the groups are
+ * transposed element by element: still 30-45% faster than the rows' chains (docs/perf_log.md).
+ * Returns the outputs done (whole groups; 0 when this does not apply). */
 static int64_t user_short_rows(const user_ctx *c, char **data, const int64_t *strides, int64_t size0, int64_t size1,
                                const tensor_iter_reduce_pos *pos) {
     const tensor_reduction_fns *f = c->call->fns;
@@ -318,8 +319,10 @@ static int64_t user_short_rows(const user_ctx *c, char **data, const int64_t *st
         bool done = true;
         for (int k = 0; k < c->nin && done; k++) {
             float *dst = buf + (size_t)k * (size_t)per_input;
-            done = tt_cpu_transpose_f32(dst, USER_SHORT_GROUP, data[1 + k] + j * strides[nt + 1 + k],
-                                        strides[nt + 1 + k], size0, USER_SHORT_GROUP);
+            const char *src = data[1 + k] + j * strides[nt + 1 + k];
+            done = tt_cpu_transpose_f32(dst, USER_SHORT_GROUP, src, strides[nt + 1 + k], size0, USER_SHORT_GROUP) ||
+                   tt_cpu_transpose_elems(dst, USER_SHORT_GROUP, src, strides[nt + 1 + k], size0, USER_SHORT_GROUP,
+                                          sizeof(float));
             rows[k] = dst;
             row_strides[k] = USER_SHORT_GROUP * (int64_t)sizeof(float);
         }

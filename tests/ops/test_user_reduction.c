@@ -4,11 +4,13 @@
  * fold_columns, F16C), tensor_vecdot, and every error path of the registry. */
 #include <math.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "test_main.h"
+#include "cpu/cpu_isa.h"
 #include "ew_test_util.h"
 #include "ops/reduction_kit.h"
 
@@ -1123,9 +1125,10 @@ static void test_vecdot_constant_along_row(void **state) {
 }
 
 /* float32 vecdot over short inner rows, many rows: up to 32 elements, groups of rows go
- * through fold_columns transposed (where the CPU runs AVX2), the rest (and longer rows) through
- * fold. Every output must have the bits of the same row reduced alone (a [1, m] view: one fold
- * call), dense and strided rows and a b of one row for all, 1 and 4 threads. */
+ * through fold_columns transposed (8x8 AVX2 tiles, or element by element with the CPU's
+ * features masked off), the rest (and longer rows) through fold. Every output must have the
+ * bits of the same row reduced alone (a [1, m] view: one fold call), dense and strided rows and
+ * a b of one row for all, 1 and 4 threads. */
 static void test_vecdot_short_rows(void **state) {
     (void)state;
     const int saved = tensor_get_num_threads();
@@ -1138,16 +1141,20 @@ static void test_vecdot_short_rows(void **state) {
             tensor_t *b0 = rand_cpu(2, sb, (uint64_t)(1300 + l), TENSOR_FLOAT32);
             tensor_t *a = tensor_narrow(a0, 1, strided, m), *b = tensor_narrow(b0, 1, 0, m);
             assert_true(a && b);
-            tensor_t *res[2];
-            for (int t = 0; t < 2; t++) {
-                tensor_set_num_threads(t == 0 ? 1 : 4);
+            tensor_t *res[3];
+            for (int t = 0; t < 3; t++) {
+                tensor_set_num_threads(t == 1 ? 4 : 1);
+                /* the third: no SIMD feature (detected again afterwards) */
+                if (t == 2) atomic_store(&tt_cpu_feature_bits, TT_CPU_DETECTED);
                 res[t] = tensor_vecdot(a, b, 1);
+                if (t == 2) atomic_store(&tt_cpu_feature_bits, 0u);
                 if (res[t] == NULL) fail_msg("%s", tensor_last_error());
             }
             char what[64];
             snprintf(what, sizeof what, "%lld-element rows, %s", (long long)m,
                      form == 1 ? "strided" : form == 2 ? "b broadcast" : "dense");
             expect_same_bits(res[0], res[1], what);
+            expect_same_bits(res[0], res[2], what);
             const float *got = tensor_data(res[0]);
             for (int64_t r = 0; r < rows; r++) {
                 tensor_t *ar = tensor_narrow(a, 0, r, 1), *br = tensor_narrow(b, 0, form == 2 ? 0 : r, 1);
@@ -1160,8 +1167,8 @@ static void test_vecdot_short_rows(void **state) {
                 tensor_release(ar);
                 tensor_release(br);
             }
-            tensor_t *all[6] = {a0, b0, a, b, res[0], res[1]};
-            for (int i = 0; i < 6; i++) tensor_release(all[i]);
+            tensor_t *all[7] = {a0, b0, a, b, res[0], res[1], res[2]};
+            for (int i = 0; i < 7; i++) tensor_release(all[i]);
         }
     }
     tensor_set_num_threads(saved);
