@@ -13,7 +13,9 @@ benchmark's.
 usage: profile_vecdot.py BUILD_DIR OUT_DIR CASE[,CASE...]
 Writes OUT_DIR/profile_vecdot.csv (ncu's raw CSV) and OUT_DIR/profile_vecdot.md (the table).
 Needs ncu on PATH (or /usr/local/cuda/bin). PROFILE_VECDOT_INDUCTOR=1 also writes Inductor's
-generated code for the cases to OUT_DIR/inductor.log (TORCH_LOGS=output_code)."""
+generated code for the cases to OUT_DIR/inductor.log (TORCH_LOGS=output_code).
+PROFILE_VECDOT_SECTIONS=WarpStateStats,SourceCounters (ncu section names) collects those too:
+their metrics (stall reasons, branch and memory counters) are in the CSV, not in the table."""
 import csv, io, os, shutil, subprocess, sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -106,10 +108,12 @@ def main():
         with open(os.path.join(out_dir, "inductor.log"), "w") as log:
             subprocess.run([sys.executable, "-c", code], stdout=log, stderr=subprocess.STDOUT,
                            env=dict(os.environ, TORCH_LOGS="output_code"), check=False)
-    cmd = [ncu, "--nvtx", "--nvtx-include", "prof/", "--clock-control", "none", "--cache-control", "none",
-           "--section", "SpeedOfLight", "--section", "LaunchStats", "--section", "Occupancy", "--csv", "--page",
-           "details", sys.executable,
-           os.path.abspath(__file__), build_dir, out_dir, names]
+    sections = ["SpeedOfLight", "LaunchStats", "Occupancy"]
+    sections += [x for x in os.environ.get("PROFILE_VECDOT_SECTIONS", "").split(",") if x and x not in sections]
+    cmd = [ncu, "--nvtx", "--nvtx-include", "prof/", "--clock-control", "none", "--cache-control", "none"]
+    for x in sections:
+        cmd += ["--section", x]
+    cmd += ["--csv", "--page", "details", sys.executable, os.path.abspath(__file__), build_dir, out_dir, names]
     res = subprocess.run(cmd, capture_output=True, text=True, env=dict(os.environ, PROFILE_VECDOT_CHILD="1"))
     open(os.path.join(out_dir, "profile_vecdot.csv"), "w").write(res.stdout)
     if res.returncode != 0:
