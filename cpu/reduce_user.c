@@ -1,15 +1,16 @@
 /* The CPU kernel of user reductions (ops/reduction.h): the deterministic reduction driver
  * (tensor_iter_reduce_run) around the user's callbacks. When the reduced dim is the inner one
  * the user's fold sees whole runs where it can read them as they are (dense values, or dense
- * bfloat16 / float16 for a fold_stored, or a built-in's integers narrower than int64), else tiles converted into stack buffers through the
- * output dtype's value set (the built-ins' converters), cut at multiples of
- * TENSOR_REDUCTION_BLOCK of the reduced index. Where the outputs lie along the rows instead (a
- * reduced dim 0 strided, a kept dim dense: a sum over dim 0 of a row-major matrix; or a kept
- * dim 0), fold_columns takes whole rows of outputs: read in place where they are dense values
- * (or 16-bit floats for fold_stored), else staged a few columns at a time into a buffer of
- * dense rows first (an input that is dense along the row read in place beside them; float32
- * dense along the reduced dim, a transposed input, transposed in 8x8 tiles); without fold_columns each output's elements are gathered into tiles (single
- * elements when dim 0 is kept). */
+ * bfloat16 / float16 for a fold_stored, or a built-in's integers narrower than int64), else
+ * tiles converted into stack buffers through the output dtype's value set (the built-ins'
+ * converters), cut at multiples of TENSOR_REDUCTION_BLOCK of the reduced index. Where the
+ * outputs lie along the rows instead (a reduced dim 0 strided, a kept dim dense: a sum over
+ * dim 0 of a row-major matrix; or a kept dim 0), fold_columns takes whole rows of outputs: read
+ * in place where they are dense values (or stored elements for fold_stored), else staged a few
+ * columns at a time into a buffer of dense rows first (an input that is dense along the row
+ * read in place beside them; float32 dense along the reduced dim, a transposed input,
+ * transposed in 8x8 tiles); without fold_columns each output's elements are gathered into
+ * tiles (single elements when dim 0 is kept). */
 #include <stdalign.h>
 #include <stdlib.h>
 #include <string.h>
@@ -399,11 +400,12 @@ tensor_status tt_cpu_user_reduce_kernel(struct tensor_iter *iter, const tensor_k
                   tensor_iter_dtype(iter, 0), tensor_iter_dtype(iter, 1), false, value_dtypes[call->value], {0}, 0};
     c.stored_size = (int64_t)tensor_dtype_size(c.stored);
     const cpu_val_kind stored_kind = call->value == TENSOR_REDUCTION_I64 ? CPU_VAL_I64 : CPU_VAL_F32;
+    const bool half = c.stored == TENSOR_BFLOAT16 || c.stored == TENSOR_FLOAT16;
+    const bool narrow_int = c.stored == TENSOR_INT32 || c.stored == TENSOR_INT16 || c.stored == TENSOR_INT8 ||
+                            c.stored == TENSOR_UINT8;
     c.use_stored = call->fns->fold_stored != NULL &&
-                   ((call->value == TENSOR_REDUCTION_F32 && (c.stored == TENSOR_BFLOAT16 || c.stored == TENSOR_FLOAT16)) ||
-                    (call->value == TENSOR_REDUCTION_I64 && call->int_stored &&
-                     (c.stored == TENSOR_INT32 || c.stored == TENSOR_INT16 || c.stored == TENSOR_INT8 ||
-                      c.stored == TENSOR_UINT8)));
+                   ((call->value == TENSOR_REDUCTION_F32 && half) ||
+                    (call->value == TENSOR_REDUCTION_I64 && call->int_stored && narrow_int));
     for (int k = 0; k < nin; k++) {
         const tensor_dtype in = tensor_iter_dtype(iter, 1 + k);
         c.in_size[k] = tensor_dtype_size(in);
