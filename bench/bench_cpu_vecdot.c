@@ -35,8 +35,8 @@ static int parse_shape(const char *s, int64_t *sh) {
     return *s ? -1 : n;
 }
 static int parse_dtype(const char *s, tensor_dtype *dt) {
-    static const tensor_dtype all[] = {TENSOR_FLOAT32, TENSOR_FLOAT64, TENSOR_FLOAT16, TENSOR_BFLOAT16,
-                                       TENSOR_INT64,   TENSOR_INT32,   TENSOR_INT16,   TENSOR_INT8};
+    static const tensor_dtype all[] = {TENSOR_FLOAT32, TENSOR_FLOAT64, TENSOR_FLOAT16, TENSOR_BFLOAT16, TENSOR_INT64,
+                                       TENSOR_INT32,   TENSOR_INT16,   TENSOR_INT8,    TENSOR_UINT8};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
         if (strcmp(s, tensor_dtype_name(all[i])) == 0) return *dt = all[i], 0;
     return -1;

@@ -2,7 +2,7 @@
 """CPU benchmark of tinytensor's fused tensor_vecdot against numpy, on the shapes below (the
 GPU benchmark's vecdot cases, scaled to at most 256 MiB of input).
 
-    python3 bench/run_cpu_vecdot.py [--build-dir build-bench] [--min-time 1.0] [--no-build]
+    python3 bench/run_cpu_vecdot.py [--build-dir build-bench] [--min-time 1.0] [--no-build] [--sweep]
 
 It builds bench/bench_cpu_vecdot in a Release tree (unless --no-build), runs it (ours with 1
 thread and with all threads), then times numpy on the same shapes, dtypes and dims in the same
@@ -10,7 +10,8 @@ way (a 64 MiB read-modify-write between calls to evict the caches, the median of
 np.vecdot (numpy >= 2: one pass, no product array) and (a * b).sum(axis) (the product written,
 then summed). numpy is single-threaded here (the BLAS thread variables are set to 1 before it
 loads), so the comparison that matters is ours with one thread. Prints a markdown table.
-Requires numpy."""
+--sweep runs SWEEP instead: shapes and dtypes the CPU paths were not tuned on, to find where
+they fall behind. Requires numpy."""
 import argparse
 import os
 import statistics
@@ -43,6 +44,25 @@ CASES = [
     ([2048, 4096], [2048, 4096], 0, "float16"),
     ([2048, 4096], [2048, 4096], 0, "int32"),
     ("t2048x4096", [2048, 4096], 1, "float16"),
+]
+
+# --sweep: other shapes, dims and dtypes (at most 256 MiB of input each)
+SWEEP = [
+    ([100000, 100], [100000, 100], 1, "float32"),
+    ([100000, 100], [100000, 100], 0, "float32"),
+    ([256, 256, 256], [256, 256, 256], 1, "float32"),
+    ([256, 256, 256], [256, 256, 256], 0, "float32"),
+    ([64, 1024, 256], [64, 1024, 256], 2, "float32"),
+    ([8, 2097152], [8, 2097152], 1, "float32"),
+    ([3000000], [3000000], 0, "float32"),
+    ([4096, 4096], [4096], 0, "float32"),
+    ("t3000x5000", [3000, 5000], 1, "float32"),
+    ([2048, 2048], [2048, 2048], 0, "float64"),
+    ([1000, 8192], [8192], 1, "float16"),
+    ([1000, 4096], [1000, 4096], 1, "int64"),
+    ([4096, 4096], [4096, 4096], 1, "int8"),
+    ([4096, 4096], [4096, 4096], 0, "uint8"),
+    ([1048576, 16], [1048576, 16], 1, "float32"),
 ]
 
 
@@ -84,12 +104,14 @@ def main():
     ap.add_argument("--build-dir", default=os.path.join(REPO, "build-bench"))
     ap.add_argument("--min-time", type=float, default=1.0)
     ap.add_argument("--no-build", action="store_true")
+    ap.add_argument("--sweep", action="store_true", help="the SWEEP shapes instead of CASES")
     args = ap.parse_args()
+    cases = SWEEP if args.sweep else CASES
     if not args.no_build:
         build(args.build_dir)
     exe = os.path.join(args.build_dir, "bench", "bench_cpu_vecdot")
     argv = [exe, "--min-time", str(args.min_time)]
-    for sa, sb, dim, dt in CASES:
+    for sa, sb, dim, dt in cases:
         argv += [shape_str(sa), shape_str(sb), str(dim), dt]
     out = subprocess.run(argv, check=True, capture_output=True, text=True, env=OUR_ENV).stdout
     ours = {}
@@ -99,7 +121,7 @@ def main():
             ours[(f[1], f[2], int(f[3]), f[4])] = (int(f[5]), float(f[6]), float(f[7]), int(f[8]))
     rng = np.random.default_rng(0)
     rows = []
-    for sa, sb, dim, dt in CASES:
+    for sa, sb, dim, dt in cases:
         nbytes, ms1, msn, threads = ours[(shape_str(sa), shape_str(sb), dim, dt)]
         a = make(rng, sa, dt)
         b = make(rng, sb, dt)
@@ -108,8 +130,8 @@ def main():
         # np.vecdot does not broadcast the reduced dim itself: a size-1 b is given as a
         # stride-0 view of the full shape (no copy)
         full = np.broadcast_shapes(a.shape, b.shape)
-        va = a if a.shape[ax] == full[ax] else np.broadcast_to(a, full)
-        vb = b if b.shape[ax] == full[ax] else np.broadcast_to(b, full)
+        va = a if a.ndim == len(full) and a.shape[ax] == full[ax] else np.broadcast_to(a, full)
+        vb = b if b.ndim == len(full) and b.shape[ax] == full[ax] else np.broadcast_to(b, full)
         t_vd = time_numpy(lambda: np.vecdot(va, vb, axis=ax), args.min_time) * 1e3
         t_ms = time_numpy(lambda: (a * b).sum(axis=ax), args.min_time) * 1e3
         best = min(t_vd, t_ms)

@@ -98,6 +98,22 @@
 #define TENSOR_KIT_LD_BF16_(VAL_T, e) ((VAL_T)tensor_bf16_to_f32(e))
 #define TENSOR_KIT_LD_F16_(VAL_T, e) ((VAL_T)tensor_cvt_vec_f16_to_f32(e))
 
+/* The lanes' fixed tree, (0 1) (2 3) ... then pairs of those, as a value: each level written
+ * into an array of its own, so that the compiler can vectorise a level of floats or doubles
+ * (even and odd lanes paired by permutes) where the tree in place over one array ran scalar,
+ * through the stack, a third of a 100-element row's fold. The same pairs in the same order. */
+#if TENSOR_REDUCTION_KIT_LANES != 32
+#error "TENSOR_KIT_TREE_ is written for 32 lanes"
+#endif
+#define TENSOR_KIT_TREE_(ACC_T, COMBINE, L, OUT)                                                                \
+    do {                                                                                                        \
+        ACC_T t16_[16], t8_[8], t4_[4];                                                                         \
+        for (int j_ = 0; j_ < 16; j_++) t16_[j_] = COMBINE((L)[2 * j_], (L)[2 * j_ + 1]);                       \
+        for (int j_ = 0; j_ < 8; j_++) t8_[j_] = COMBINE(t16_[2 * j_], t16_[2 * j_ + 1]);                        \
+        for (int j_ = 0; j_ < 4; j_++) t4_[j_] = COMBINE(t8_[2 * j_], t8_[2 * j_ + 1]);                          \
+        (OUT) = COMBINE(COMBINE(t4_[0], t4_[1]), COMBINE(t4_[2], t4_[3]));                                      \
+    } while (0)
+
 /* FN(a0, in, m): one block of m <= TENSOR_REDUCTION_BLOCK elements (in[k]: input k's, of
  * ELEM_T, loaded with LD) folded into a0. PF: prefetch ahead. */
 #define TENSOR_KIT_BLOCK_FN_(FN, ATTR, NIN, ELEM_T, LD, PF, VAL_T, ACC_T, IDENTITY, MAP, REDUCE, COMBINE)         \
@@ -126,9 +142,9 @@
             for (int k_ = 0; k_ < (NIN); k_++) x_[k_] = LD(VAL_T, in_[k_][i_ + q_]);                            \
             l_[q_] = REDUCE(l_[q_], MAP(x_));                                                                   \
         }                                                                                                       \
-        for (int w_ = 1; w_ < TENSOR_REDUCTION_KIT_LANES; w_ *= 2) /* a fixed tree: (0 1) (2 3) ..., pairs */   \
-            for (int q_ = 0; q_ < TENSOR_REDUCTION_KIT_LANES; q_ += 2 * w_) l_[q_] = COMBINE(l_[q_], l_[q_ + w_]); \
-        return COMBINE(a0_, l_[0]);                                                                             \
+        ACC_T t_;                                                                                               \
+        TENSOR_KIT_TREE_(ACC_T, COMBINE, l_, t_);                                                               \
+        return COMBINE(a0_, t_);                                                                                \
     }
 
 /* 32 = TENSOR_REDUCTION_KIT_LANES float16 elements at src into floats at dst, 8 per vcvtph2ps
@@ -171,9 +187,9 @@
             for (int k_ = 0; k_ < (NIN); k_++) x_[k_] = TENSOR_KIT_LD_F16_(VAL_T, in_[k_][i_ + q_]);            \
             l_[q_] = REDUCE(l_[q_], MAP(x_));                                                                   \
         }                                                                                                       \
-        for (int w_ = 1; w_ < TENSOR_REDUCTION_KIT_LANES; w_ *= 2)                                              \
-            for (int q_ = 0; q_ < TENSOR_REDUCTION_KIT_LANES; q_ += 2 * w_) l_[q_] = COMBINE(l_[q_], l_[q_ + w_]); \
-        return COMBINE(a0_, l_[0]);                                                                             \
+        ACC_T t_;                                                                                               \
+        TENSOR_KIT_TREE_(ACC_T, COMBINE, l_, t_);                                                               \
+        return COMBINE(a0_, t_);                                                                                \
     }
 
 /* FN(a, b, pa, pb): two full blocks read side by side (a[k], b[k]: input k's), each block's
@@ -192,13 +208,8 @@
                 l_[q_] = REDUCE(l_[q_], MAP(x_));                                                               \
                 r_[q_] = REDUCE(r_[q_], MAP(y_));                                                               \
             }                                                                                                   \
-        for (int w_ = 1; w_ < TENSOR_REDUCTION_KIT_LANES; w_ *= 2)                                              \
-            for (int q_ = 0; q_ < TENSOR_REDUCTION_KIT_LANES; q_ += 2 * w_) {                                   \
-                l_[q_] = COMBINE(l_[q_], l_[q_ + w_]);                                                          \
-                r_[q_] = COMBINE(r_[q_], r_[q_ + w_]);                                                          \
-            }                                                                                                   \
-        *pa_ = l_[0];                                                                                           \
-        *pb_ = r_[0];                                                                                           \
+        TENSOR_KIT_TREE_(ACC_T, COMBINE, l_, *pa_);                                                             \
+        TENSOR_KIT_TREE_(ACC_T, COMBINE, r_, *pb_);                                                             \
     }
 
 /* Full blocks taken together by a run with PAIRS: up to this many, block i read beside block
