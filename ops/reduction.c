@@ -543,12 +543,40 @@ static void vdr_fold_columns_f32(void *acc, size_t acc_stride, int64_t n, const 
         }                                                                                         \
     } while (0)
 
+/* Rows of 8- and 16-bit products (each at most 2^15 in magnitude once wrapped) that 32-bit
+ * partial sums take before they join the 64-bit ones: far from 2^31, and short enough that a
+ * call of a few thousand rows already flushes (the tests reach it). */
+#define VDR_PART_ROWS 4096
+/* Rows r0 .. r1 of w columns of elements stored as T into the 32-bit partials P: 8 sums a
+ * vector instead of 4, and no widening per element (VDR_ADD_STORED's products, the same sums). */
+#define VDR_ADD_STORED32(T, P, W, RA, SA, RB, SB, R0, R1)                                         \
+    for (int64_t r_ = (R0); r_ < (R1); r_++) {                                                    \
+        const T *a_ = (const T *)((RA) + r_ * (SA)), *b_ = (const T *)((RB) + r_ * (SB));         \
+        for (int64_t j_ = 0; j_ < (W); j_++) P[j_] += (int32_t)(T)((uint32_t)a_[j_] * (uint32_t)b_[j_]); \
+    }
+
+/* vdr_fold_columns_i64's block of w <= VDR_INT_COLS columns of 8- or 16-bit elements (stored)
+ * at a and b into the 64-bit sums u: VDR_PART_ROWS rows at a time in 32-bit partials. */
+static void vdr_columns_narrow(uint64_t *u, int64_t w, const char *a, int64_t sa, const char *b, int64_t sb,
+                               int64_t nrows, tensor_dtype stored) {
+    int32_t part[VDR_INT_COLS];
+    for (int64_t r0 = 0; r0 < nrows; r0 += VDR_PART_ROWS) {
+        const int64_t r1 = nrows - r0 < VDR_PART_ROWS ? nrows : r0 + VDR_PART_ROWS;
+        memset(part, 0, (size_t)w * sizeof part[0]);
+        if (stored == TENSOR_INT16) VDR_ADD_STORED32(int16_t, part, w, a, sa, b, sb, r0, r1)
+        else if (stored == TENSOR_INT8) VDR_ADD_STORED32(int8_t, part, w, a, sa, b, sb, r0, r1)
+        else VDR_ADD_STORED32(uint8_t, part, w, a, sa, b, sb, r0, r1)
+        for (int64_t j = 0; j < w; j++) u[j] += (uint64_t)(int64_t)part[j];
+    }
+}
+
 static void vdr_fold_columns_i64(void *acc, size_t acc_stride, int64_t n, const void *const *rows,
                                  const int64_t *row_strides, int64_t nrows, int64_t first, tensor_dtype stored,
                                  const void *user) {
     (void)first;
     const tensor_dtype d = *(const tensor_dtype *)user;
     const char *ra = rows[0], *rb = rows[1];
+    const bool narrow16 = stored == TENSOR_INT16 || stored == TENSOR_INT8 || stored == TENSOR_UINT8;
     /* int64 values, or (int_stored) the inputs' own narrower integers */
     const int64_t size = stored == TENSOR_INT64 ? (int64_t)sizeof(int64_t) : (int64_t)tensor_dtype_size(stored);
     const int64_t cols = size < (int64_t)sizeof(int64_t) ? VDR_INT_COLS : VDR_COLS;
@@ -556,6 +584,11 @@ static void vdr_fold_columns_i64(void *acc, size_t acc_stride, int64_t n, const 
         const int64_t w = n - j0 < cols ? n - j0 : cols;
         uint64_t u[VDR_INT_COLS];
         vdr_block_in(u, acc, acc_stride, j0, w, sizeof u[0]);
+        if (narrow16) {
+            vdr_columns_narrow(u, w, ra + j0 * size, row_strides[0], rb + j0 * size, row_strides[1], nrows, stored);
+            vdr_block_out(acc, acc_stride, u, j0, w, sizeof u[0]);
+            continue;
+        }
         for (int64_t r = 0; r < nrows; r++) {
             const char *a = ra + r * row_strides[0] + j0 * size, *b = rb + r * row_strides[1] + j0 * size;
             bool narrow;

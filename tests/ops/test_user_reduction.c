@@ -1037,6 +1037,47 @@ static void test_vecdot_integer_widths(void **state) {
     free(vb);
 }
 
+/* Integer vecdot over dim 0 of 70000 rows: 8- and 16-bit products are summed in 32-bit partials
+ * a bounded number of rows at a time, then in 64 bits; products near the top of their range
+ * make column sums past 2^31 (int16: 181 * 181 = 32761, times 70000). On 1 and 2 threads. */
+static void test_vecdot_narrow_long_columns(void **state) {
+    (void)state;
+    const tensor_dtype dts[3] = {TENSOR_INT16, TENSOR_INT8, TENSOR_UINT8};
+    const int64_t rows = 70000, cols = 3;
+    double *v = malloc(sizeof(double) * (size_t)(rows * cols));
+    assert_non_null(v);
+    const int saved = tensor_get_num_threads();
+    for (int k = 0; k < 3; k++) {
+        /* per column: the top product, a wrapping one, a mix of signs */
+        const double top = dts[k] == TENSOR_INT16 ? 181 : dts[k] == TENSOR_INT8 ? 11 : 15;
+        const double wraps = dts[k] == TENSOR_INT16 ? 300 : dts[k] == TENSOR_INT8 ? 100 : 200;
+        int64_t want[3] = {0, 0, 0};
+        for (int64_t r = 0; r < rows; r++) {
+            const double e[3] = {top, wraps, dts[k] == TENSOR_UINT8 ? (double)(r % 256) : (double)(r % 200) - 100};
+            for (int c = 0; c < 3; c++) {
+                v[r * cols + c] = e[c];
+                const uint64_t p = (uint64_t)(int64_t)e[c] * (uint64_t)(int64_t)e[c];
+                const int bits = dts[k] == TENSOR_INT16 ? 16 : 8;
+                const uint64_t m = p & ((1ull << bits) - 1);
+                const bool neg = dts[k] != TENSOR_UINT8 && ((m >> (bits - 1)) & 1);
+                want[c] = (int64_t)((uint64_t)want[c] + (neg ? m | ~((1ull << bits) - 1) : m));
+            }
+        }
+        tensor_t *a = ew_tensor(dts[k], 2, (int64_t[]){rows, cols}, v, rows * cols);
+        assert_non_null(a);
+        for (int th = 1; th <= 2; th++) {
+            tensor_set_num_threads(th);
+            tensor_t *got = tensor_vecdot(a, a, 0);
+            if (got == NULL) fail_msg("%s: %s", tensor_dtype_name(dts[k]), tensor_last_error());
+            ew_expect_i(got, TENSOR_INT64, want, cols);
+            tensor_release(got);
+        }
+        tensor_release(a);
+    }
+    tensor_set_num_threads(saved);
+    free(v);
+}
+
 /* float16 vecdot on one thread: each product rounded to float16, then added in index order
  * into a float (as the portable loop does, whatever the CPU): the bits of a serial sum of the
  * float16 products a * b gives, rounded to float16 at the end; NaN products (inf * 0, a NaN
@@ -1191,6 +1232,7 @@ static const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_vecdot_constant_along_row),
     cmocka_unit_test(test_vecdot_short_rows),
     cmocka_unit_test(test_vecdot_integer_widths),
+    cmocka_unit_test(test_vecdot_narrow_long_columns),
     cmocka_unit_test(test_vecdot_f16_product_bits),
     cmocka_unit_test(test_vecdot_rounded_columns),
 };
