@@ -370,6 +370,53 @@ TENSOR_REDUCTION_FNS(vd_f64, 2, double, double, vd_id_f64, vd_map_f64, vd_add_f6
 TENSOR_REDUCTION_FNS(vd_f32, 2, float, float, vd_id_f32, vd_map_f32, vd_add_f32, vd_add_f32, vd_proj_f32)
 TENSOR_REDUCTION_FNS(vd_i64, 2, int64_t, int64_t, vd_id_i64, vd_map_i64, vd_add_i64, vd_add_i64, vd_proj_i64)
 
+/* float32 vecdot over one block of the kit (64 <= n elements, all within one multiple of
+ * TENSOR_REDUCTION_BLOCK of the reduced index): the kit's arithmetic for it, written with AVX2.
+ * Element i goes to lane i % 32 (four vectors of 8 lanes), product then sum (no FMA, as the
+ * kit's), the tail joins the first lanes (a masked add leaves the others as they are), then the
+ * kit's tree, (0 1) (2 3) ... and pairs of those, by horizontal adds (the same pairs), and the
+ * tree joins s. The kit's loop ran rows of about a hundred elements at half numpy's speed:
+ * its lanes lived on the stack and its tail and tree ran a lane at a time (docs/perf_log.md). */
+#if TENSOR_KIT_AVX2_COPY_
+TENSOR_KIT_AVX2_ATTR_ static float vd_block_f32_avx2(float s, const float *a, const float *b, int64_t n) {
+    __m256 l[4] = {_mm256_setzero_ps(), _mm256_setzero_ps(), _mm256_setzero_ps(), _mm256_setzero_ps()};
+    int64_t i = 0;
+    for (; i + 32 <= n; i += 32)
+        for (int k = 0; k < 4; k++)
+            l[k] = _mm256_add_ps(l[k], _mm256_mul_ps(_mm256_loadu_ps(a + i + 8 * k), _mm256_loadu_ps(b + i + 8 * k)));
+    const int64_t t = n - i; /* 0 .. 31 tail elements, into lanes 0 .. t - 1 */
+    for (int k = 0; k < 4 && 8 * k < t; k++) {
+        const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+        const __m256i m = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(t - 8 * k)), lane);
+        const __m256 p = _mm256_mul_ps(_mm256_maskload_ps(a + i + 8 * k, m), _mm256_maskload_ps(b + i + 8 * k, m));
+        l[k] = _mm256_blendv_ps(l[k], _mm256_add_ps(l[k], p), _mm256_castsi256_ps(m));
+    }
+    /* lanes 0-7 | 8-15 -> pairs t0 t1 t4 t5 | t2 t3 t6 t7 (t_j = lane 2j + lane 2j+1), and so on */
+    const __m256 h0 = _mm256_hadd_ps(l[0], l[1]), h1 = _mm256_hadd_ps(l[2], l[3]);
+    const __m256 g = _mm256_hadd_ps(h0, h1); /* sums of 4 lanes: 0 2 4 6 | 1 3 5 7 (in fours) */
+    const __m128 u = _mm_add_ps(_mm256_castps256_ps128(g), _mm256_extractf128_ps(g, 1)); /* of 8 lanes */
+    const __m128 v = _mm_hadd_ps(u, u); /* lanes 0-15, 16-31 */
+    return s + (_mm_cvtss_f32(v) + _mm_cvtss_f32(_mm_shuffle_ps(v, v, 1)));
+}
+static bool vd_have_avx2(void) { return TENSOR_KIT_HAS_AVX2_(); }
+#else
+#define vd_block_f32_avx2(s, a, b, n) (s)
+#define vd_have_avx2() false
+#endif
+/* vd_f32's fold, with a single block of 64 elements or more through vd_block_f32_avx2 (the
+ * same bits), everything else through the kit's. */
+static void vd_fold_f32(void *acc, const void *const *vals, int64_t n, int64_t first, const void *user) {
+    if (n >= 2 * TENSOR_REDUCTION_KIT_LANES && first % TENSOR_REDUCTION_BLOCK + n <= TENSOR_REDUCTION_BLOCK &&
+        vd_have_avx2()) {
+        float s;
+        memcpy(&s, acc, sizeof s);
+        s = vd_block_f32_avx2(s, vals[0], vals[1], n);
+        memcpy(acc, &s, sizeof s);
+        return;
+    }
+    vd_f32.fold(acc, vals, n, first, user);
+}
+
 /* The rounded-product forms: the product goes through the inputs' dtype first. */
 static float round_to(tensor_dtype d, float v) {
     char b[8];
@@ -643,6 +690,7 @@ tensor_t *tensor_vecdot(const tensor_t *a, const tensor_t *b, int dim) {
     tensor_reduction_def def = {"vecdot", 2, sizeof(double), TENSOR_REDUCTION_DTYPE_SUM, true, {{0}}, &d};
     def.fns[TENSOR_REDUCTION_F64] = vd_f64;
     def.fns[TENSOR_REDUCTION_F32] = vd_f32;
+    def.fns[TENSOR_REDUCTION_F32].fold = vd_fold_f32;
     def.fns[TENSOR_REDUCTION_I64] = vd_i64;
     if (!exact) {
         def.fns[TENSOR_REDUCTION_F32].fold = vdr_fold_f32;
