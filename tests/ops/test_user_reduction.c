@@ -959,6 +959,15 @@ static double next_uniform(uint64_t *x) {
     return (double)(*x >> 11) / 9007199254740992.0;
 }
 
+/* tensor_vecdot(a, b, dim) must give the int64 values want[0 .. n). */
+static void expect_vecdot_i64(const tensor_t *a, const tensor_t *b, int dim, const int64_t *want, int64_t n,
+                              const char *what) {
+    tensor_t *got = tensor_vecdot(a, b, dim);
+    if (got == NULL) fail_msg("%s: %s", what, tensor_last_error());
+    ew_expect_i(got, TENSOR_INT64, want, n);
+    tensor_release(got);
+}
+
 /* Integer vecdot: each product wraps to the inputs' width (as a * b would), the sum is int64,
  * on rows long enough for the fold's vector loops (and a tail), with extreme values. Three
  * layouts of the same values: dense rows (the inputs read as stored, in the fold), over dim 0
@@ -1015,16 +1024,11 @@ static void test_vecdot_integer_widths(void **state) {
         assert_true(at && bt && atc && btc && sa && sb);
         for (int th = 1; th <= 2; th++) {
             tensor_set_num_threads(th);
-            tensor_t *got[3] = {tensor_vecdot(a, b, 1), tensor_vecdot(atc, btc, 0), tensor_vecdot(sa, sb, 1)};
-            for (int g = 0; g < 3; g++) {
-                if (got[g] == NULL) fail_msg("%s layout %d: %s", tensor_dtype_name(dts[k]), g, tensor_last_error());
-                ew_expect_i(got[g], TENSOR_INT64, want, rows);
-                tensor_release(got[g]);
-            }
-            tensor_t *over_rows = tensor_vecdot(a, b, 0);
-            if (over_rows == NULL) fail_msg("%s over dim 0: %s", tensor_dtype_name(dts[k]), tensor_last_error());
-            ew_expect_i(over_rows, TENSOR_INT64, want_cols, cols);
-            tensor_release(over_rows);
+            const char *name = tensor_dtype_name(dts[k]);
+            expect_vecdot_i64(a, b, 1, want, rows, name);
+            expect_vecdot_i64(atc, btc, 0, want, rows, name);
+            expect_vecdot_i64(sa, sb, 1, want, rows, name);
+            expect_vecdot_i64(a, b, 0, want_cols, cols, name);
         }
         free(want_cols);
         tensor_set_num_threads(saved);
@@ -1067,10 +1071,7 @@ static void test_vecdot_narrow_long_columns(void **state) {
         assert_non_null(a);
         for (int th = 1; th <= 2; th++) {
             tensor_set_num_threads(th);
-            tensor_t *got = tensor_vecdot(a, a, 0);
-            if (got == NULL) fail_msg("%s: %s", tensor_dtype_name(dts[k]), tensor_last_error());
-            ew_expect_i(got, TENSOR_INT64, want, cols);
-            tensor_release(got);
+            expect_vecdot_i64(a, a, 0, want, cols, tensor_dtype_name(dts[k]));
         }
         tensor_release(a);
     }
