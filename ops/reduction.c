@@ -385,8 +385,8 @@ TENSOR_KIT_AVX2_ATTR_ static float vd_block_f32_avx2(float s, const float *a, co
         for (int k = 0; k < 4; k++)
             l[k] = _mm256_add_ps(l[k], _mm256_mul_ps(_mm256_loadu_ps(a + i + 8 * k), _mm256_loadu_ps(b + i + 8 * k)));
     const int64_t t = n - i; /* 0 .. 31 tail elements, into lanes 0 .. t - 1 */
+    const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
     for (int k = 0; k < 4 && 8 * k < t; k++) {
-        const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
         const __m256i m = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(t - 8 * k)), lane);
         const __m256 p = _mm256_mul_ps(_mm256_maskload_ps(a + i + 8 * k, m), _mm256_maskload_ps(b + i + 8 * k, m));
         l[k] = _mm256_blendv_ps(l[k], _mm256_add_ps(l[k], p), _mm256_castsi256_ps(m));
@@ -576,20 +576,6 @@ static void vdr_fold_columns_f32(void *acc, size_t acc_stride, int64_t n, const 
         const T *a_ = (const T *)(A), *b_ = (const T *)(B);                                       \
         for (int64_t J = 0; J < (N); J++) U += (uint64_t)(int64_t)(T)((uint32_t)a_[J] * (uint32_t)b_[J]); \
     } while (0)
-/* The same over elements stored as `stored` (an integer dtype narrower than 64 bits), A and B
- * byte pointers; false for any other dtype. */
-#define VDR_ADD_STORED_ANY(stored, N, J, U, A, B, ok)                                             \
-    do {                                                                                          \
-        ok = true;                                                                                \
-        switch (stored) {                                                                         \
-        case TENSOR_INT32: VDR_ADD_STORED(int32_t, N, J, U, A, B); break;                         \
-        case TENSOR_INT16: VDR_ADD_STORED(int16_t, N, J, U, A, B); break;                         \
-        case TENSOR_INT8: VDR_ADD_STORED(int8_t, N, J, U, A, B); break;                           \
-        case TENSOR_UINT8: VDR_ADD_STORED(uint8_t, N, J, U, A, B); break;                         \
-        default: ok = false;                                                                      \
-        }                                                                                         \
-    } while (0)
-
 /* Rows of 8- and 16-bit products (each at most 2^15 in magnitude once wrapped) that 32-bit
  * partial sums take before they join the 64-bit ones: far from 2^31, and short enough that a
  * call of a few thousand rows already flushes (the tests reach it). */
@@ -633,14 +619,12 @@ static void vdr_fold_columns_i64(void *acc, size_t acc_stride, int64_t n, const 
         vdr_block_in(u, acc, acc_stride, j0, w, sizeof u[0]);
         if (narrow16) {
             vdr_columns_narrow(u, w, ra + j0 * size, row_strides[0], rb + j0 * size, row_strides[1], nrows, stored);
-            vdr_block_out(acc, acc_stride, u, j0, w, sizeof u[0]);
-            continue;
-        }
-        for (int64_t r = 0; r < nrows; r++) {
-            const char *a = ra + r * row_strides[0] + j0 * size, *b = rb + r * row_strides[1] + j0 * size;
-            bool narrow;
-            VDR_ADD_STORED_ANY(stored, w, j, u[j], a, b, narrow);
-            if (!narrow) VDR_ADD_WRAPPED(d, w, j, u[j], ((const int64_t *)a)[j], ((const int64_t *)b)[j]);
+        } else {
+            for (int64_t r = 0; r < nrows; r++) {
+                const char *a = ra + r * row_strides[0] + j0 * size, *b = rb + r * row_strides[1] + j0 * size;
+                if (stored == TENSOR_INT32) VDR_ADD_STORED(int32_t, w, j, u[j], a, b);
+                else VDR_ADD_WRAPPED(d, w, j, u[j], ((const int64_t *)a)[j], ((const int64_t *)b)[j]);
+            }
         }
         vdr_block_out(acc, acc_stride, u, j0, w, sizeof u[0]);
     }
@@ -666,9 +650,12 @@ static void vdr_fold_stored_i64(void *acc, const void *const *elems, int64_t n, 
     int64_t s;
     memcpy(&s, acc, sizeof s);
     uint64_t u = (uint64_t)s;
-    bool ok;
-    VDR_ADD_STORED_ANY(stored, n, i, u, elems[0], elems[1], ok);
-    (void)ok; /* the kit hands over only the dtypes int_stored names */
+    switch (stored) { /* the kit hands over only the dtypes int_stored names */
+    case TENSOR_INT32: VDR_ADD_STORED(int32_t, n, i, u, elems[0], elems[1]); break;
+    case TENSOR_INT16: VDR_ADD_STORED(int16_t, n, i, u, elems[0], elems[1]); break;
+    case TENSOR_INT8: VDR_ADD_STORED(int8_t, n, i, u, elems[0], elems[1]); break;
+    default: VDR_ADD_STORED(uint8_t, n, i, u, elems[0], elems[1]);
+    }
     s = (int64_t)u;
     memcpy(acc, &s, sizeof s);
 }
