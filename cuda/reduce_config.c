@@ -424,6 +424,41 @@ static void plan_dense_rows(const tensor_iter_t *iter, const tensor_reduce_kerne
     c->dense_rows = true;
 }
 
+/* Rows of several inputs along the fastest dim, each split over a column of CTAs of whole warps
+ * whose threads all stride along it (tensor_reduce_config.flat_reduce: a 1-D dot, a few long
+ * rows): the general plan kept as planned; only the kernel's folds differ. */
+static void plan_flat(const tensor_iter_t *iter, tensor_reduce_config *c) {
+    const int64_t threads = c->num_threads;
+    if (tensor_iter_ninputs(iter) < 2 || !c->reduce_fastest || !c->vectorize_input || c->output_vec_size != 1 ||
+        c->dense_rows || c->rvec_inputs != 0 || threads % 32 != 0 || c->block_width % 32 != 0 ||
+        c->input_mult[TENSOR_REDUCE_BLOCK_X] != 1 ||
+        (c->block_height > 1 && c->input_mult[TENSOR_REDUCE_BLOCK_Y] != c->block_width) ||
+        (c->ctas_per_output > 1 && c->input_mult[TENSOR_REDUCE_CTA] != threads) ||
+        c->output_mult[TENSOR_REDUCE_BLOCK_X] != 0 || c->output_mult[TENSOR_REDUCE_BLOCK_Y] != 0 ||
+        c->step_output != 1 || c->grid[0] != c->num_outputs || c->grid[1] != c->ctas_per_output ||
+        c->step_input != threads * c->ctas_per_output)
+        return;
+    c->flat_reduce = true;
+    /* Whole rounds: each thread's vectors a multiple of the unroll, in as few CTAs as that
+     * takes within the planned count (the wave the kernel's registers allow). A 1-D dot of 4M
+     * floats on the planned 660 CTAs left each thread a round and two or three single vectors,
+     * each a trip to memory of its own; on 512 CTAs each thread takes two rounds
+     * (docs/perf_log.md). */
+    if (c->ctas_per_output > 1) {
+        const int nin = tensor_iter_ninputs(iter);
+        const int64_t unroll = c->splat_inputs ? TENSOR_REDUCE_SPLAT_ROW_UNROLL(nin) : TENSOR_REDUCE_ROW_UNROLL(nin);
+        const int64_t vectors = c->num_inputs / c->input_vec_size, round = threads * unroll;
+        const int64_t ctas = div_up(vectors, round * div_up(vectors, c->ctas_per_output * round));
+        if (ctas < c->ctas_per_output) {
+            c->ctas_per_output = ctas;
+            c->grid[1] = ctas;
+            c->step_input = threads * ctas;
+            c->values_per_thread = values_per_thread(c);
+            if (ctas == 1) c->input_mult[TENSOR_REDUCE_CTA] = 0; /* one round of one CTA: no global step */
+        }
+    }
+}
+
 tensor_status tensor_reduce_config_make(const tensor_iter_t *iter, const tensor_cuda_props *props,
                                         const tensor_reduce_kernel_traits *tr, tensor_reduce_config *out) {
     const char *func = "tensor_reduce_config_make";
@@ -501,6 +536,7 @@ tensor_status tensor_reduce_config_make(const tensor_iter_t *iter, const tensor_
             c = w;
     }
     plan_dense_rows(iter, tr, &c);
+    plan_flat(iter, &c);
     if (c.rvec_inputs != 0) {
         for (int k = TENSOR_REDUCE_BLOCK_X; k <= TENSOR_REDUCE_CTA; k++) c.input_mult[k] *= chunk;
         c.step_input *= chunk;
@@ -576,7 +612,8 @@ int64_t tensor_reduce_config_format(const tensor_reduce_config *c, char *buf, si
                      c->output_vec_size, c->vt0, (long long)c->values_per_thread, (long long)c->ctas_per_output,
                      (long long)c->shared_memory_bytes, (long long)c->staging_bytes, (long long)c->semaphore_bytes,
                      c->short_tile ? ", short-rows kernel (tile)" : c->short_rows ? ", short-rows kernel"
-                     : c->warp_rows ? ", dense rows, a warp each" : c->dense_rows ? ", dense rows" : "");
+                     : c->warp_rows ? ", dense rows, a warp each" : c->dense_rows ? ", dense rows"
+                     : c->flat_reduce ? ", flat" : "");
     if (c->rvec_inputs != 0 && n >= 0) {
         const size_t used = (size_t)n < size ? (size_t)n : size;
         const int m = snprintf(used < size ? buf + used : NULL, used < size ? size - used : 0,

@@ -123,6 +123,11 @@ typedef struct tensor_reduce_config {
     /* Dense rows where each warp folds one row (block {32, H}: H rows a CTA): no shared memory
      * and no barrier, a shuffle tree per warp. */
     bool warp_rows;
+    /* Rows of several inputs along the fastest dim, each split over a column of CTAs of whole
+     * warps (a 1-D dot, a few long rows): CTA (x, y) folds part y of row x; its threads fold
+     * with shuffles and one barrier, and only its warp 0 takes the global step (the general
+     * path's tree over the warps took two barriers a level). */
+    bool flat_reduce;
     /* Inputs (bit q: input q) constant along the vectorized dim, so that the other inputs keep
      * their vector loads: in a vectorized row plan, stride 0 along the reduced dim (b of
      * [R, N] x [R, 1] over dim 1; the kernel reads one element of it a row and repeats it in

@@ -1120,8 +1120,56 @@ struct Reducer {
         return a;
     }
 
+    // ---- flat (cfg.flat_reduce; several inputs, OVS 1): rows split over a column of CTAs ----
+    // CTA (x, y) folds part y of row x: its threads (tid = tx + ty * blockDim.x) take the
+    // vectors tid + y * threads, ... as the general path's thread fold (1a) does (same head,
+    // vectors and tail), then shuffles in each warp and one barrier for warp 0 to fold the
+    // warps' partials; warp 0 alone counts the CTA in and, in the row's last CTA, folds the
+    // row's partials. These CTAs each take one or a few rounds of loads, so the fold after them
+    // is much of a CTA's life: the general path spent a tree over the warps (two barriers a
+    // level), in every CTA and again in the last (docs/cuda_reduce.md, "One output").
+    __device__ void flat_run() const {
+        extern __shared__ __align__(16) unsigned char smem_raw[];
+        vec_t *shared = reinterpret_cast<vec_t *>(smem_raw);
+        const uint32_t threads = blockDim.x * blockDim.y, tid = threadIdx.x + threadIdx.y * blockDim.x;
+        const uint32_t warp = tid / 32u, lane = tid % 32u, nwarps = threads / 32u;
+        uint32_t o[TENSOR_OFFSET_CALC_MAX_ARGS];
+        tensor_offset_calc_get(&p.out_calc, blockIdx.x, o);
+        Bases base;
+#pragma unroll
+        for (int q = 0; q < NIN; q++) base.at[q] = p.src[q] + o[1 + q];
+        vec_t value;
+        value.v[0] = warp_fold(vectorized_thread_reduce(base, tid + blockIdx.y * threads));
+        if (nwarps > 1) {
+            if (lane == 0) shared_store(shared, warp, value);
+            __syncthreads();
+            if (warp != 0) return;
+            value.v[0] = warp_fold(lane < nwarps ? shared_load(shared, lane).v[0] : Op::identity());
+        }
+        const uint32_t ctas = gridDim.y;
+        if (ctas > 1) {
+            vec_t *staging = reinterpret_cast<vec_t *>(p.staging) + (size_t)blockIdx.x * ctas;
+            uint32_t last = 0u;
+            if (lane == 0) {
+                staging[blockIdx.y] = value;
+                __threadfence(); // release: the partial is visible device-wide before we count
+                last = atomicAdd(&p.semaphores[blockIdx.x], 1u) == ctas - 1 ? 1u : 0u;
+                if (last) p.semaphores[blockIdx.x] = 0u; // all the row's CTAs counted: ready for the next launch
+            }
+            if (!__shfl_sync(0xffffffffu, last, 0)) return;
+            __threadfence(); // acquire: see the other CTAs' partials
+            value = fold_partials(staging, 1u, lane, 32u, ctas);
+            value.v[0] = warp_fold(value.v[0]);
+        }
+        if (lane == 0) store(blockIdx.x, value);
+    }
+
     __device__ void run() const {
         if constexpr (NIN > 1 && OVS == 1) { // byte sums have one input
+            if (p.cfg.flat_reduce) {
+                flat_run();
+                return;
+            }
             if (p.row_vecs != 0) {
                 aligned_rows_run();
                 return;

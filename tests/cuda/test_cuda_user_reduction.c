@@ -208,6 +208,53 @@ static void test_vecdot_dtypes(void **state) {
     }
 }
 
+/* One output (1-D dots, the flat plan): one CTA and many (a global reduce whose CTAs each take
+ * a round of loads, or several plus single vectors), a with a head (b cut alike or not), an
+ * odd tail, b one element, in every floating dtype and two integer ones. */
+static void test_vecdot_one_output(void **state) {
+    (void)state;
+    const bool q = ct_quick();
+    const tensor_dtype dts[] = {TENSOR_FLOAT32, TENSOR_BFLOAT16, TENSOR_FLOAT16, TENSOR_FLOAT64, TENSOR_INT32, TENSOR_INT8};
+    const int64_t lens[] = {4099, 1 << 20, 3000001, 4194304 + 5};
+    for (size_t k = 0; k < sizeof dts / sizeof dts[0]; k++) {
+        for (size_t l = 0; l < sizeof lens / sizeof lens[0]; l++) {
+            if (q && l >= 3) break;
+            for (int form = 0; form < 4; form++) {
+                const int64_t n = lens[l], one = 1;
+                pair_t a = pair_of(rnd(1, &n, dts[k], 500 + k * 10 + l));
+                pair_t b = pair_of(rnd(1, form == 3 ? &one : &n, dts[k], 600 + k * 10 + l));
+                if (form == 1) { /* both with a head of one element: cut alike */
+                    a = pair_narrow(a, 0, 1, n - 1);
+                    b = pair_narrow(b, 0, 1, n - 1);
+                } else if (form == 2) { /* a with a head, b aligned: not congruent */
+                    a = pair_narrow(a, 0, 1, n - 1);
+                    b = pair_narrow(b, 0, 0, n - 1);
+                }
+                char what[96];
+                snprintf(what, sizeof what, "%s, one output of %lld, form %d", tensor_dtype_name(dts[k]), (long long)n,
+                         form);
+                check_vecdot_views(a, b, 0, what);
+                pair_release(a);
+                pair_release(b);
+            }
+        }
+    }
+    /* a few long rows, each over a column of CTAs: aligned, with a head, b one element a row */
+    const int64_t sa[2] = {3, (1 << 20) + 5}, sb1[2] = {3, 1};
+    for (int form = 0; form < 3; form++) {
+        pair_t a = pair_of(rnd(2, sa, TENSOR_FLOAT32, 700 + form));
+        pair_t b = pair_of(rnd(2, form == 2 ? sb1 : sa, TENSOR_FLOAT32, 710 + form));
+        if (form == 1) {
+            a = pair_narrow(a, 1, 1, sa[1] - 1);
+            b = pair_narrow(b, 1, 1, sa[1] - 1);
+        }
+        check_vecdot_views(a, b, 1, form == 0 ? "three long rows" : form == 1 ? "three long rows with a head"
+                                                                            : "three long rows, b one element a row");
+        pair_release(a);
+        pair_release(b);
+    }
+}
+
 /* Inputs of two layouts (a transposed beside a contiguous b) in every dtype: the chunked plan
  * with 16-byte runs of b (rows of 1040 elements) and with element loads (1037). */
 static void test_vecdot_two_layouts_dtypes(void **state) {
@@ -614,6 +661,7 @@ static int release_cached(void **state) {
 
 static const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_vecdot_layouts),
+    cmocka_unit_test(test_vecdot_one_output),
     cmocka_unit_test(test_vecdot_two_layouts_dtypes),
     cmocka_unit_test(test_vecdot_dtypes),
     cmocka_unit_test(test_vecdot_16bit_products),

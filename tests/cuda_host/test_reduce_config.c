@@ -490,6 +490,9 @@ static tensor_t *blob(uintptr_t addr, int ndim, const int64_t *shape, const int6
 }
 
 /* Plans sum over `dim` of a (shape sa) times b (shape/strides sb, broadcast to sa). */
+/* The traits plan2 plans with (a test may point it at others, and back). */
+static const tensor_reduce_kernel_traits *plan2_traits = &f32_tuned;
+
 static tensor_iter_t *plan2(tensor_reduce_config *c, uintptr_t addr_a, uintptr_t addr_b, const int64_t *sa,
                             const int64_t *sb, const int64_t *strides_b, int dim) {
     tensor_t *a = blob(addr_a, 2, sa, NULL), *b0 = blob(addr_b, 2, sb, strides_b);
@@ -511,7 +514,7 @@ static tensor_iter_t *plan2(tensor_reduce_config *c, uintptr_t addr_a, uintptr_t
     tensor_release(a);
     tensor_release(b);
     tensor_release(b0);
-    assert_int_equal(tensor_reduce_config_make(it, &h100, &f32_tuned, c), TENSOR_OK);
+    assert_int_equal(tensor_reduce_config_make(it, &h100, plan2_traits, c), TENSOR_OK);
     return it;
 }
 
@@ -567,6 +570,76 @@ static void test_two_inputs(void **state) {
     assert_true(c.short_rows);
     assert_false(c.short_tile);
     tensor_iter_free(it);
+}
+
+static int five_blocks(const void *ctx, int ovs, int threads, size_t smem) {
+    (void)ctx, (void)ovs, (void)smem;
+    return threads == 256 ? 5 : 0;
+}
+
+/* Rows of two contiguous inputs split over a column of CTAs take the flat path: one output (a
+ * 1-D dot, with or without a global reduce) and a few long rows; many rows (dense rows), one
+ * input and inputs cut differently do not. */
+static void test_flat_dots(void **state) {
+    (void)state;
+    tensor_reduce_config c;
+    char buf[1024];
+    const int64_t dot[2] = {1, 1 << 22}, small[2] = {1, 4096}, one[2] = {1, 1}, rows[2] = {4, 1 << 22};
+    tensor_iter_t *it = plan2(&c, 0x100000, 0x900000, dot, dot, NULL, 1);
+    assert_true(c.flat_reduce);
+    assert_int_equal(c.block_height, 1);
+    assert_int_equal(c.grid[0], 1);
+    assert_true(c.ctas_per_output > 1);
+    assert_int_equal(c.step_input, c.block_width * c.grid[1]);
+    assert_true(tensor_reduce_config_format(&c, buf, sizeof buf) > 0);
+    assert_non_null(strstr(buf, ", flat"));
+    tensor_iter_free(it);
+    it = plan2(&c, 0x100000, 0x900000, small, small, NULL, 1);
+    assert_true(c.flat_reduce);
+    assert_int_equal(c.ctas_per_output, 1);
+    tensor_iter_free(it);
+    /* b one element: stride 0 along the row, still vectorised (a splat), still flat */
+    it = plan2(&c, 0x100000, 0x900000, dot, one, NULL, 1);
+    assert_true(c.flat_reduce);
+    assert_int_equal(c.splat_inputs, 2u);
+    tensor_iter_free(it);
+    it = plan2(&c, 0x100000, 0x900000, rows, rows, NULL, 1);
+    assert_true(c.flat_reduce);
+    assert_int_equal(c.grid[0], 4);
+    assert_true(c.ctas_per_output > 1);
+    assert_int_equal(c.step_input, c.num_threads * c.ctas_per_output);
+    tensor_iter_free(it);
+    const int64_t many[2] = {1000, 8192};
+    it = plan2(&c, 0x100000, 0x900000, many, many, NULL, 1);
+    assert_true(c.dense_rows);
+    assert_false(c.flat_reduce);
+    tensor_iter_free(it);
+    /* a misaligned against b (not congruent): element loads, the general path */
+    it = plan2(&c, 0x100004, 0x900000, dot, dot, NULL, 1);
+    assert_false(c.flat_reduce);
+    tensor_iter_free(it);
+    /* A kernel that fits 5 CTAs of 256 on an SM (48 registers): 660 would leave each thread of
+     * a 4M-float dot a round of four vectors and two or three single ones; the plan takes 512
+     * CTAs of two whole rounds each instead. */
+    tensor_reduce_kernel_traits five = f32_tuned;
+    five.resident_blocks = five_blocks;
+    plan2_traits = &five;
+    const int64_t dot4m[2] = {1, 1 << 22};
+    it = plan2(&c, 0x100000, 0x900000, dot4m, dot4m, NULL, 1);
+    plan2_traits = &f32_tuned;
+    assert_true(c.flat_reduce);
+    assert_int_equal(c.num_threads, 256);
+    assert_int_equal(c.ctas_per_output, 512);
+    assert_int_equal(c.grid[1], 512);
+    assert_int_equal(c.step_input, 256 * 512);
+    assert_int_equal((c.num_inputs / 4) % (c.step_input * TENSOR_REDUCE_ROW_UNROLL(2)), 0);
+    tensor_iter_free(it);
+    planned p;
+    const int64_t flat1[1] = {1 << 22};
+    const int d0 = 0;
+    plan(&p, 1, flat1, &d0, 1, &f32_tuned);
+    assert_false(p.c.flat_reduce);
+    unplan(&p);
 }
 
 static void test_format_and_errors(void **state) {
@@ -1035,6 +1108,7 @@ static const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_tuned_outer_wide),
     cmocka_unit_test(test_tuned_f16_outer),
     cmocka_unit_test(test_two_inputs),
+    cmocka_unit_test(test_flat_dots),
     cmocka_unit_test(test_format_and_errors),
 };
 

@@ -1217,7 +1217,7 @@ static void test_vecdot_short_rows(void **state) {
             tensor_t *b0 = rand_cpu(2, sb, (uint64_t)(1300 + l), TENSOR_FLOAT32);
             tensor_t *a = tensor_narrow(a0, 1, strided, m), *b = tensor_narrow(b0, 1, 0, m);
             assert_true(a && b);
-            tensor_t *res[3];
+            tensor_t *res[3] = {NULL, NULL, NULL};
             for (int t = 0; t < 3; t++) {
                 tensor_set_num_threads(t == 1 ? 4 : 1);
                 /* the third: no SIMD feature (detected again afterwards) */
