@@ -426,7 +426,8 @@ static void plan_dense_rows(const tensor_iter_t *iter, const tensor_reduce_kerne
 
 /* Rows of several inputs along the fastest dim, each split over a column of CTAs of whole warps
  * whose threads all stride along it (tensor_reduce_config.flat_reduce: a 1-D dot, a few long
- * rows): the general plan kept as planned; only the kernel's folds differ. */
+ * rows): the general plan's block and indexing kept, the kernel's folds its own, and the column
+ * perhaps shorter (below). */
 static void plan_flat(const tensor_iter_t *iter, tensor_reduce_config *c) {
     const int64_t threads = c->num_threads;
     if (tensor_iter_ninputs(iter) < 2 || !c->reduce_fastest || !c->vectorize_input || c->output_vec_size != 1 ||
@@ -439,11 +440,11 @@ static void plan_flat(const tensor_iter_t *iter, tensor_reduce_config *c) {
         c->step_input != threads * c->ctas_per_output)
         return;
     c->flat_reduce = true;
-    /* Whole rounds: each thread's vectors a multiple of the unroll, in as few CTAs as that
-     * takes within the planned count (the wave the kernel's registers allow). A 1-D dot of 4M
-     * floats on the planned 660 CTAs left each thread a round and two or three single vectors,
-     * each a trip to memory of its own; on 512 CTAs each thread takes two rounds
-     * (docs/perf_log.md). */
+    /* Rounds: as few CTAs, within the planned count (the wave the kernel's registers allow), as
+     * keep each thread's rounds of `unroll` vectors as few as they were, the last round of most
+     * threads then whole (all of them when the vectors divide evenly). A 1-D dot of 4M floats
+     * on the planned 660 CTAs left each thread a round and two or three single vectors, each a
+     * trip to memory of its own; on 512 CTAs each thread takes two rounds (docs/perf_log.md). */
     if (c->ctas_per_output > 1) {
         const int nin = tensor_iter_ninputs(iter);
         const int64_t unroll = c->splat_inputs ? TENSOR_REDUCE_SPLAT_ROW_UNROLL(nin) : TENSOR_REDUCE_ROW_UNROLL(nin);

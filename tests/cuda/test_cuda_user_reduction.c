@@ -208,9 +208,10 @@ static void test_vecdot_dtypes(void **state) {
     }
 }
 
-/* One output (1-D dots, the flat plan): one CTA and many (a global reduce whose CTAs each take
- * a round of loads, or several plus single vectors), a with a head (b cut alike or not), an
- * odd tail, b one element, in every floating dtype and two integer ones. */
+/* One output (1-D dots): the flat plan with one CTA and with many (a global reduce, over the
+ * shortened column of CTAs), both inputs with a head of one element (cut alike: still flat),
+ * an odd tail, b one element; and a with a head beside an aligned b (not congruent: the
+ * general path's element loads). Every floating dtype and two integer ones. */
 static void test_vecdot_one_output(void **state) {
     (void)state;
     const bool q = ct_quick();
@@ -239,7 +240,8 @@ static void test_vecdot_one_output(void **state) {
             }
         }
     }
-    /* a few long rows, each over a column of CTAs: aligned, with a head, b one element a row */
+    /* a few long rows, each over a column of CTAs (rows of 2^20 + 5: rows 1 and 2 start with a
+     * head); cut one element later; b one element a row */
     const int64_t sa[2] = {3, (1 << 20) + 5}, sb1[2] = {3, 1};
     for (int form = 0; form < 3; form++) {
         pair_t a = pair_of(rnd(2, sa, TENSOR_FLOAT32, 700 + form));
@@ -248,8 +250,23 @@ static void test_vecdot_one_output(void **state) {
             a = pair_narrow(a, 1, 1, sa[1] - 1);
             b = pair_narrow(b, 1, 1, sa[1] - 1);
         }
-        check_vecdot_views(a, b, 1, form == 0 ? "three long rows" : form == 1 ? "three long rows with a head"
+        check_vecdot_views(a, b, 1, form == 0 ? "three long rows" : form == 1 ? "three long rows, cut one later"
                                                                             : "three long rows, b one element a row");
+        pair_release(a);
+        pair_release(b);
+    }
+    /* rows of one CTA each (blocks {128, 2} and {64, 4}), and nine rows over CTAs of {32, 8}, one
+     * with b one element a row */
+    const struct {
+        int64_t rows, cols, bcols;
+    } more[] = {{3, 4099, 4099}, {5, 20000, 20000}, {9, 300001, 300001}, {9, 300000, 1}};
+    for (size_t i = 0; i < sizeof more / sizeof more[0]; i++) {
+        const int64_t s1[2] = {more[i].rows, more[i].cols}, s2[2] = {more[i].rows, more[i].bcols};
+        pair_t a = pair_of(rnd(2, s1, TENSOR_FLOAT32, 720 + i)), b = pair_of(rnd(2, s2, TENSOR_FLOAT32, 730 + i));
+        char what[64];
+        snprintf(what, sizeof what, "[%lld, %lld] x [%lld, %lld] rows", (long long)more[i].rows,
+                 (long long)more[i].cols, (long long)more[i].rows, (long long)more[i].bcols);
+        check_vecdot_views(a, b, 1, what);
         pair_release(a);
         pair_release(b);
     }

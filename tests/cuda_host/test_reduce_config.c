@@ -489,10 +489,10 @@ static tensor_t *blob(uintptr_t addr, int ndim, const int64_t *shape, const int6
     return t;
 }
 
-/* Plans sum over `dim` of a (shape sa) times b (shape/strides sb, broadcast to sa). */
 /* The traits plan2 plans with (a test may point it at others, and back). */
 static const tensor_reduce_kernel_traits *plan2_traits = &f32_tuned;
 
+/* Plans sum over `dim` of a (shape sa) times b (shape/strides sb, broadcast to sa). */
 static tensor_iter_t *plan2(tensor_reduce_config *c, uintptr_t addr_a, uintptr_t addr_b, const int64_t *sa,
                             const int64_t *sb, const int64_t *strides_b, int dim) {
     tensor_t *a = blob(addr_a, 2, sa, NULL), *b0 = blob(addr_b, 2, sb, strides_b);
@@ -621,7 +621,8 @@ static void test_flat_dots(void **state) {
     /* A kernel that fits 5 CTAs of 256 on an SM (48 registers): 660 would leave each thread of
      * a 4M-float dot a round of four vectors and two or three single ones; the plan takes 512
      * CTAs of two whole rounds each instead. */
-    tensor_reduce_kernel_traits five = f32_tuned;
+    static tensor_reduce_kernel_traits five; /* static: plan2_traits never dangles */
+    five = f32_tuned;
     five.resident_blocks = five_blocks;
     plan2_traits = &five;
     const int64_t dot4m[2] = {1, 1 << 22};
@@ -633,6 +634,17 @@ static void test_flat_dots(void **state) {
     assert_int_equal(c.grid[1], 512);
     assert_int_equal(c.step_input, 256 * 512);
     assert_int_equal((c.num_inputs / 4) % (c.step_input * TENSOR_REDUCE_ROW_UNROLL(2)), 0);
+    /* the global step's buffers follow the shorter column: a partial and a counter per CTA / row */
+    assert_int_equal(c.staging_bytes, 512 * 4);
+    assert_int_equal(c.semaphore_bytes, 4);
+    tensor_iter_free(it);
+    /* a few rows of one CTA each (no global step): still flat */
+    const int64_t few[2] = {3, 4099};
+    it = plan2(&c, 0x100000, 0x900000, few, few, NULL, 1);
+    assert_true(c.flat_reduce);
+    assert_int_equal(c.grid[0], 3);
+    assert_int_equal(c.ctas_per_output, 1);
+    assert_int_equal(c.staging_bytes, 0);
     tensor_iter_free(it);
     planned p;
     const int64_t flat1[1] = {1 << 22};
