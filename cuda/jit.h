@@ -31,11 +31,14 @@ typedef struct tt_jit_file {
 extern const tt_jit_file tt_jit_headers[];
 extern const int tt_jit_num_headers;
 
-/* The kernels of one set: OVS 1, 2, 4 and the short-rows kernel (variants 0 to 3). */
-#define TT_JIT_KERNELS 4
+/* The kernels of one set: OVS 1, 2, 4, the short-rows kernel and the lean rows kernel (variants
+ * 0 to 4). */
+#define TT_JIT_KERNELS 5
 
-/* The variant a reduction plan launches: 3 for short rows, else log2 of the output vector. */
-#define TT_JIT_VARIANT(short_rows, output_vec_size) ((short_rows) ? 3 : (output_vec_size) == 4 ? 2 : (output_vec_size) == 2 ? 1 : 0)
+/* The variant a reduction plan launches: 3 for short rows, 4 for lean rows, else log2 of the
+ * output vector. */
+#define TT_JIT_VARIANT(short_rows, lean_rows, output_vec_size)                                    \
+    ((short_rows) ? 3 : (lean_rows) ? 4 : (output_vec_size) == 4 ? 2 : (output_vec_size) == 2 ? 1 : 0)
 
 /* One program: its text and the name expression of the one kernel it compiles. */
 typedef struct tt_jit_program {

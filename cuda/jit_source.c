@@ -85,7 +85,8 @@ tensor_status tt_jit_program_make(const tensor_reduction_source *src, int nin, t
     snprintf(op, sizeof op, "tt_reduce::Op<tt_jit::Family, %s, %s>", in_t, out_t);
     char name[256];
     if (variant < 3) snprintf(name, sizeof name, "tt_reduce::reduce_kernel<%s, %d>", op, 1 << variant);
-    else snprintf(name, sizeof name, "tt_reduce::short_rows_kernel<%s>", op);
+    else if (variant == 3) snprintf(name, sizeof name, "tt_reduce::short_rows_kernel<%s>", op);
+    else snprintf(name, sizeof name, "tt_reduce::lean_rows_kernel<%s>", op);
     prog->names[variant] = tt_malloc(strlen(name) + 1);
     if (prog->names[variant] == NULL) {
         tt_jit_program_clear(prog);

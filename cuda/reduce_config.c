@@ -1,4 +1,5 @@
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cuda/reduce_config.h"
@@ -278,7 +279,7 @@ static int64_t grid_threads(const tensor_reduce_config *c) { return c->grid[0] *
 /* PyTorch's setReduceConfig. wide: an outer reduction's CTAs get TENSOR_REDUCE_WIDE_THREADS
  * threads instead of 512 / output_vec_size (see tensor_reduce_config_make). */
 static void plan_general(const tensor_iter_t *iter, const tensor_cuda_props *props, const tensor_reduce_kernel_traits *tr,
-                         bool wide, tensor_reduce_config *out) {
+                         int64_t wide, tensor_reduce_config *out) {
     tensor_reduce_config c = *out;
     const int64_t *in_strides = tensor_iter_strides(iter, ref_input(iter));
     int nred = tensor_iter_num_reduce_dims(iter);
@@ -309,7 +310,7 @@ static void plan_general(const tensor_iter_t *iter, const tensor_cuda_props *pro
     }
 
     /* Block shape: block.x on the fastest dim (coalesced loads), then widen x if y is short. */
-    int64_t max_threads = wide ? TENSOR_REDUCE_WIDE_THREADS(c.output_vec_size, tr->acc_size)
+    int64_t max_threads = wide ? min64(TENSOR_REDUCE_WIDE_THREADS(c.output_vec_size, tr->acc_size), wide)
                                : max64(tr->max_threads / c.output_vec_size, props->warp_size);
     /* Several inputs along the fastest dim: a thread keeps loads of each input in flight, so a
      * 512-thread CTA of two inputs holds twice a sum's registers; 256 threads ran float16 rows
@@ -412,7 +413,17 @@ static void plan_dense_rows(const tensor_iter_t *iter, const tensor_reduce_kerne
         return;
     }
     int threads = tr->max_threads < 64 ? 32 : 64; /* two warps at least, unless the traits allow one */
-    while (threads < 512 && threads < tr->max_threads && threads * unroll < vectors) threads *= 2;
+    /* The lean rows kernel when a row is exactly one full round of one of its CTAs (64 to 512
+     * threads): twice the resident threads, each CTA one round and its fold. Rows that took
+     * two lean rounds, or left threads idle, ran slower there than here (docs/perf_log.md). */
+    const int64_t lean = TENSOR_REDUCE_LEAN_ROW_UNROLL(nin, c->splat_inputs != 0, c->input_vec_size);
+    if (tr->lean_rows && tr->max_threads >= 512 && vectors % lean == 0 && vectors / lean >= 64 &&
+        vectors / lean <= 512 && (vectors / lean & (vectors / lean - 1)) == 0) {
+        c->lean_rows = true;
+        threads = (int)(vectors / lean);
+    } else {
+        while (threads < 512 && threads < tr->max_threads && threads * unroll < vectors) threads *= 2;
+    }
     c->block_height = threads / c->block_width;
     c->num_threads = threads;
     c->input_mult[TENSOR_REDUCE_BLOCK_Y] = c->block_width;
@@ -508,7 +519,7 @@ tensor_status tensor_reduce_config_make(const tensor_iter_t *iter, const tensor_
         *out = c;
         return TENSOR_OK;
     }
-    plan_general(iter, props, tr, false, &c);
+    plan_general(iter, props, tr, 0, &c);
     if (tr->tuned && !c.reduce_fastest && tensor_reduce_config_global_reduce(&c) &&
         TENSOR_REDUCE_WIDE_THREADS(c.output_vec_size, tr->acc_size) > c.num_threads) {
         /* Deliberate difference: an outer reduction with too few outputs to fill the GPU
@@ -517,7 +528,7 @@ tensor_status tensor_reduce_config_make(const tensor_iter_t *iter, const tensor_
          * Only when that widens the CTAs: an OVS-1 plan (4M x 3) keeps PyTorch's, whose 512
          * threads already fill an SM 4 times (32 registers). */
         c = init;
-        plan_general(iter, props, tr, true, &c);
+        plan_general(iter, props, tr, 512, &c);
     } else if (tr->tuned && !c.reduce_fastest && !tensor_reduce_config_global_reduce(&c) &&
                tensor_reduce_config_block_y_reduce(&c) && numel >= TENSOR_REDUCE_SPLIT_MIN_ELEMS &&
                TENSOR_REDUCE_WIDE_THREADS(c.output_vec_size, tr->acc_size) > c.num_threads &&
@@ -526,15 +537,24 @@ tensor_status tensor_reduce_config_make(const tensor_iter_t *iter, const tensor_
          * reduced dim is too short for a global reduce ([64, 512, 512] over dim 1: 256 CTAs of
          * 4 warps, each thread folding 128 values, an eighth of the GPU's threads). Wider CTAs
          * put more warps on the reduced dim, so more threads share it, each with fewer rounds
-         * of loads; kept when that gives more threads and each still has a full round. */
-        tensor_reduce_config w = init;
-        plan_general(iter, props, tr, true, &w);
-        /* one wave of the wide CTAs at most (2 of 512 an SM: their register cap): [256, 256,
-         * 256] over dim 0 as two waves read slower than PyTorch's plan */
-        const int64_t wave = (int64_t)props->num_sms * (props->max_threads_per_sm / 2 / w.num_threads);
-        if (grid_threads(&w) > grid_threads(&c) && w.values_per_thread >= TENSOR_REDUCE_VT0 &&
-            w.grid[0] * w.grid[1] <= wave)
-            c = w;
+         * of loads; kept when that gives more threads and each still has a full round, within
+         * one wave of the wide CTAs (2 of 512 an SM, 4 of 256: their register cap): [256, 256,
+         * 256] over dim 0 as two waves of 512 read slower than PyTorch's plan. Several inputs
+         * take the widest CTAs that keep one wave: 512 threads for [64, 512, 512], 256 for
+         * [256, 256, 256] (whose 128-thread CTAs left each thread 16 rounds of loads of each
+         * input, a quarter of the GPU's threads). One input keeps 512 or PyTorch's (narrower
+         * caps not measured for it). */
+        const int64_t narrowest = tensor_iter_ninputs(iter) > 1 ? 2 * c.num_threads : 512;
+        for (int64_t cap = 512; cap >= narrowest; cap /= 2) {
+            tensor_reduce_config w = init;
+            plan_general(iter, props, tr, cap, &w);
+            const int64_t wave = (int64_t)props->num_sms * (props->max_threads_per_sm / 2 / w.num_threads);
+            if (grid_threads(&w) > grid_threads(&c) && w.values_per_thread >= TENSOR_REDUCE_VT0 &&
+                w.grid[0] * w.grid[1] <= wave) {
+                c = w;
+                break;
+            }
+        }
     }
     plan_dense_rows(iter, tr, &c);
     plan_flat(iter, &c);
@@ -613,7 +633,8 @@ int64_t tensor_reduce_config_format(const tensor_reduce_config *c, char *buf, si
                      c->output_vec_size, c->vt0, (long long)c->values_per_thread, (long long)c->ctas_per_output,
                      (long long)c->shared_memory_bytes, (long long)c->staging_bytes, (long long)c->semaphore_bytes,
                      c->short_tile ? ", short-rows kernel (tile)" : c->short_rows ? ", short-rows kernel"
-                     : c->warp_rows ? ", dense rows, a warp each" : c->dense_rows ? ", dense rows"
+                     : c->warp_rows ? ", dense rows, a warp each" : c->lean_rows ? ", dense rows, lean"
+                     : c->dense_rows ? ", dense rows"
                      : c->flat_reduce ? ", flat" : "");
     if (c->rvec_inputs != 0 && n >= 0) {
         const size_t used = (size_t)n < size ? (size_t)n : size;

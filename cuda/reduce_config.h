@@ -41,6 +41,10 @@ typedef struct tensor_reduce_kernel_traits {
      * kernel; 0 when unknown. A grid sized for more CTAs than fit runs a partial last wave. */
     int (*resident_blocks)(const void *ctx, int ovs, int threads, size_t smem);
     const void *resident_ctx;
+    /* Nonzero: the kernel set has the lean rows kernel (several inputs, accumulators of at most
+     * 4 bytes): dense rows there run under 32 registers, a full SM of threads, with
+     * TENSOR_REDUCE_LEAN_ROW_UNROLL vectors of each input per round. */
+    int lean_rows;
 } tensor_reduce_kernel_traits;
 
 /* Threads per CTA of an outer (output-vectorised) reduction in the tuned plan: as many as
@@ -71,6 +75,12 @@ typedef struct tensor_reduce_kernel_traits {
  * load, so two inputs, one of them constant, are one stream of loads and a thread takes eight
  * vectors of it per round (as many bytes in flight as four of each of two streams). */
 #define TENSOR_REDUCE_SPLAT_ROW_UNROLL(nin) ((nin) == 2 ? 8 : TENSOR_REDUCE_ROW_UNROLL(nin))
+/* The same in the lean rows kernel (32 registers), by elements: eight of each of two inputs
+ * (two vectors of floats, one of 16-bit values), four of each of more, sixteen of the one
+ * loaded stream when the other of two inputs is constant; a vector at least. */
+#define TENSOR_REDUCE_LEAN_ELEMS(nin, splat) ((splat) && (nin) == 2 ? 16 : (nin) > 2 ? 4 : 8)
+#define TENSOR_REDUCE_LEAN_ROW_UNROLL(nin, splat, vec)                                           \
+    (TENSOR_REDUCE_LEAN_ELEMS(nin, splat) / (vec) < 1 ? 1 : TENSOR_REDUCE_LEAN_ELEMS(nin, splat) / (vec))
 /* Warps split a short reduced dim (reduce_config.c, split_height) from this many input elements. */
 #define TENSOR_REDUCE_SPLIT_MIN_ELEMS ((int64_t)1 << 20)
 #define TENSOR_REDUCE_SHORT_ROWS_FOR(vec) ((32 / (vec)) > 8 ? 8 : (32 / (vec)) < 2 ? 2 : (32 / (vec)))
@@ -123,6 +133,8 @@ typedef struct tensor_reduce_config {
     /* Dense rows where each warp folds one row (block {32, H}: H rows a CTA): no shared memory
      * and no barrier, a shuffle tree per warp. */
     bool warp_rows;
+    /* Dense rows (CTA rows) run by the lean rows kernel (traits.lean_rows). */
+    bool lean_rows;
     /* Rows of several inputs along the fastest dim, each split over a column of CTAs of whole
      * warps (a 1-D dot, a few long rows): CTA (x, y) folds part y of row x; its threads fold
      * with shuffles and one barrier, and only its warp 0 takes the global step (the general

@@ -28,6 +28,7 @@ tensor_reduce_kernel_traits tensor_cuda_reduce_traits(tensor_cuda_reduce_kind ki
     t.tuned = 1; /* our measured deviations from setReduceConfig (reduce_config.h) */
     t.resident_blocks = kind.resident_blocks;
     t.resident_ctx = kind.resident_ctx;
+    t.lean_rows = kind.lean_rows;
     return t;
 }
 

@@ -94,6 +94,7 @@ typedef struct tensor_cuda_reduce_kind {
     /* Optional: the compiled kernel's residency (tensor_reduce_kernel_traits.resident_blocks). */
     int (*resident_blocks)(const void *ctx, int ovs, int threads, size_t smem);
     const void *resident_ctx;
+    int lean_rows; /* the instance has the lean rows kernel (tensor_reduce_kernel_traits.lean_rows) */
 } tensor_cuda_reduce_kind;
 
 /* Fills *plan for iter (a built reduction iterator on a CUDA device, numel > 0, one or two

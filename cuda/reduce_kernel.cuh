@@ -279,7 +279,8 @@ template <class Op, class = void> struct op_reduces_chunk : std::false_type {};
 template <class Op>
 struct op_reduces_chunk<Op, std::void_t<decltype(Op::reduces_chunk)>> : std::bool_constant<Op::reduces_chunk> {};
 
-template <class Op, int OVS>
+// LEAN: the lean rows kernel's Reducer (dense rows under 32 registers: fewer vectors a round).
+template <class Op, int OVS, bool LEAN = false>
 struct Reducer {
     using scalar_t = typename Op::scalar_t;
     using acc_t = typename Op::acc_t;
@@ -516,7 +517,8 @@ struct Reducer {
         // kernels have 64 registers): with two, rows of a few thousand elements took two
         // dependent round trips to memory per thread, and a fused sum(a * b) trailed
         // torch.compile's on [1000, 8192] (docs/perf_log.md).
-        constexpr int U = SPLAT != 0u ? TENSOR_REDUCE_SPLAT_ROW_UNROLL(NIN) : TENSOR_REDUCE_ROW_UNROLL(NIN);
+        constexpr int U = LEAN ? TENSOR_REDUCE_LEAN_ROW_UNROLL(NIN, SPLAT != 0u, IN_VEC)
+                               : (SPLAT != 0u ? TENSOR_REDUCE_SPLAT_ROW_UNROLL(NIN) : TENSOR_REDUCE_ROW_UNROLL(NIN));
         for (const uint32_t bound = run_bound(nvec, (uint64_t)(U - 1) * step); idx < bound; idx += U * step) {
             V v[U][NIN];
 #pragma unroll
@@ -1095,23 +1097,33 @@ struct Reducer {
         fold_row_store(acc[0], at.tid, at.row * p.out_row_stride);
     }
     // The row's threads' partials: shuffles in each warp; for CTA rows one barrier, then warp 0
-    // over the warps' partials. The row's first thread stores the output at out_off.
+    // over the warps' partials (cta_fold). The row's first thread stores the output at out_off.
     __device__ __forceinline__ void fold_row_store(acc_t v, uint32_t tid, uint32_t out_off) const {
         if (p.cfg.warp_rows) {
             const acc_t r = warp_fold(v);
             if (tid == 0) store_at(out_off, nullptr, r);
             return;
         }
+        if (cta_fold(v, tid) && tid == 0) store_at(out_off, nullptr, v);
+    }
+    // The CTA's threads' values (tid = threadIdx.x + threadIdx.y * blockDim.x) folded into v of
+    // thread 0: shuffles in each warp, then (several warps) one barrier and warp 0 over the
+    // warps' partials. Returns whether the calling thread is in warp 0 (the others are done;
+    // no barrier follows for them).
+    __device__ __forceinline__ bool cta_fold(acc_t &v, uint32_t tid) const {
         extern __shared__ __align__(16) unsigned char smem_raw[];
         vec_t *shared = reinterpret_cast<vec_t *>(smem_raw);
+        const uint32_t warp = tid / 32u, lane = tid % 32u, nwarps = (blockDim.x * blockDim.y) / 32u;
         vec_t value;
         value.v[0] = warp_fold(v);
-        const uint32_t warp = tid / 32u, lane = tid % 32u, nwarps = (blockDim.x * blockDim.y) / 32u;
-        if (lane == 0) shared_store(shared, warp, value);
-        __syncthreads();
-        if (warp != 0) return;
-        value.v[0] = warp_fold(lane < nwarps ? shared_load(shared, lane).v[0] : Op::identity());
-        if (lane == 0) store_at(out_off, nullptr, value.v[0]);
+        if (nwarps > 1) {
+            if (lane == 0) shared_store(shared, warp, value);
+            __syncthreads();
+            if (warp != 0) return false;
+            value.v[0] = warp_fold(lane < nwarps ? shared_load(shared, lane).v[0] : Op::identity());
+        }
+        v = value.v[0];
+        return true;
     }
     // Lanes 0..31 of a full warp combined into lane 0, nearer lanes first (block_x_reduce's order).
     static __device__ __forceinline__ acc_t warp_fold(acc_t a) {
@@ -1129,28 +1141,21 @@ struct Reducer {
     // is much of a CTA's life: the general path spent a tree over the warps (two barriers a
     // level), in every CTA and again in the last (docs/cuda_reduce.md, "One output").
     __device__ void flat_run() const {
-        extern __shared__ __align__(16) unsigned char smem_raw[];
-        vec_t *shared = reinterpret_cast<vec_t *>(smem_raw);
         const uint32_t threads = blockDim.x * blockDim.y, tid = threadIdx.x + threadIdx.y * blockDim.x;
-        const uint32_t warp = tid / 32u, lane = tid % 32u, nwarps = threads / 32u;
         uint32_t o[TENSOR_OFFSET_CALC_MAX_ARGS];
         tensor_offset_calc_get(&p.out_calc, blockIdx.x, o);
         Bases base;
 #pragma unroll
         for (int q = 0; q < NIN; q++) base.at[q] = p.src[q] + o[1 + q];
-        vec_t value;
-        value.v[0] = warp_fold(vectorized_thread_reduce(base, tid + blockIdx.y * threads));
-        if (nwarps > 1) {
-            if (lane == 0) shared_store(shared, warp, value);
-            __syncthreads();
-            if (warp != 0) return;
-            value.v[0] = warp_fold(lane < nwarps ? shared_load(shared, lane).v[0] : Op::identity());
-        }
-        const uint32_t ctas = gridDim.y;
+        acc_t v = vectorized_thread_reduce(base, tid + blockIdx.y * threads);
+        if (!cta_fold(v, tid)) return;
+        const uint32_t lane = tid % 32u, ctas = gridDim.y;
         if (ctas > 1) {
             vec_t *staging = reinterpret_cast<vec_t *>(p.staging) + (size_t)blockIdx.x * ctas;
             uint32_t last = 0u;
             if (lane == 0) {
+                vec_t value;
+                value.v[0] = v;
                 staging[blockIdx.y] = value;
                 __threadfence(); // release: the partial is visible device-wide before we count
                 last = atomicAdd(&p.semaphores[blockIdx.x], 1u) == ctas - 1 ? 1u : 0u;
@@ -1158,10 +1163,17 @@ struct Reducer {
             }
             if (!__shfl_sync(0xffffffffu, last, 0)) return;
             __threadfence(); // acquire: see the other CTAs' partials
-            value = fold_partials(staging, 1u, lane, 32u, ctas);
-            value.v[0] = warp_fold(value.v[0]);
+            v = warp_fold(fold_partials(staging, 1u, lane, 32u, ctas).v[0]);
         }
-        if (lane == 0) store(blockIdx.x, value);
+        if (lane == 0) store_at(o[0], nullptr, v);
+    }
+
+    // The lean rows kernel's paths (cfg.lean_rows: dense CTA rows).
+    __device__ void lean_rows_run() const {
+        if constexpr (NIN > 1 && OVS == 1) {
+            if (p.row_vecs != 0) aligned_rows_run();
+            else dense_rows_run();
+        }
     }
 
     __device__ void run() const {
@@ -1281,6 +1293,19 @@ __global__ void __launch_bounds__(TENSOR_REDUCE_SHORT_THREADS, 2)
     Reducer<Op, 1>(plan).short_rows_run();
 }
 
+// Dense rows of several inputs with accumulators of at most 4 bytes (not the dynamic tier) under
+// 32 registers: 512 threads x 4 CTAs fill an SM (the general kernel's 48-register cap for such
+// Ops leaves 5 CTAs of 256 or 2 of 512). Rows of a few thousand elements are a round or two of
+// loads per thread, so a CTA's life is mostly its start, one memory latency and its fold: more
+// resident threads keep more of those overlapped.
+template <class Op>
+struct lean_rows_fits
+    : std::bool_constant<(op_inputs<Op>::value > 1) && sizeof(typename Op::acc_t) <= 4 && !is_dynamic_op<Op>::value> {};
+template <class Op>
+__global__ void __launch_bounds__(512, 4) lean_rows_kernel(const __grid_constant__ tensor_cuda_reduce_plan plan) {
+    if constexpr (lean_rows_fits<Op>::value) Reducer<Op, 1, true>(plan).lean_rows_run();
+}
+
 // Launches the plan's kernel on `stream`. Returns the launch error (cudaSuccess when queued).
 template <class Op>
 cudaError_t launch(const tensor_cuda_reduce_plan &plan, cudaStream_t stream) {
@@ -1290,6 +1315,12 @@ cudaError_t launch(const tensor_cuda_reduce_plan &plan, cudaStream_t stream) {
     if (plan.cfg.short_rows) {
         short_rows_kernel<Op><<<grid, block, smem, stream>>>(plan);
         return cudaGetLastError();
+    }
+    if constexpr (lean_rows_fits<Op>::value) {
+        if (plan.cfg.lean_rows) {
+            lean_rows_kernel<Op><<<grid, block, smem, stream>>>(plan);
+            return cudaGetLastError();
+        }
     }
     switch (plan.cfg.output_vec_size) {
     case 4: reduce_kernel<Op, 4><<<grid, block, smem, stream>>>(plan); break;

@@ -67,7 +67,8 @@ template <class O> int resident_blocks(const void *, int ovs, int threads, size_
                       : resident_of<O, 4>(threads, smem);
 }
 template <class O> tensor_cuda_reduce_kind kind_of() {
-    return {(int)sizeof(typename O::scalar_t), (int)sizeof(typename O::acc_t), resident_blocks<O>, nullptr};
+    return {(int)sizeof(typename O::scalar_t), (int)sizeof(typename O::acc_t), resident_blocks<O>, nullptr,
+            lean_rows_fits<O>::value ? 1 : 0};
 }
 
 // Plans (host C) and launches one 32-bit iterator on the device's current stream; gives the

@@ -272,6 +272,40 @@ static void test_vecdot_one_output(void **state) {
     }
 }
 
+/* Rows that are exactly one full round of the lean rows kernel (float32 rows of 1024 to 4096,
+ * 16-bit rows of 2048 and 4096, b one element a row: the host tests check that the plan takes
+ * it, test_jit_matches_cpu that explain says so), rows of 4096 that start with a head (the lean
+ * kernel's unaligned path), and rows of 4104 (the general kernel), in each floating dtype that
+ * has the kernel. */
+static void test_vecdot_lean_rows(void **state) {
+    (void)state;
+    const tensor_dtype dts[] = {TENSOR_FLOAT32, TENSOR_FLOAT16, TENSOR_BFLOAT16};
+    for (size_t k = 0; k < sizeof dts / sizeof dts[0]; k++) {
+        const struct {
+            int64_t rows, cols, bcols;
+            int head; /* 1: both cut by their first element */
+        } cases[] = {
+            {700, 1024, 1024, 0}, {300, 2048, 2048, 0}, {301, 4096, 4096, 0},
+            {257, 4096, 1, 0},    {130, 4097, 4097, 1}, {129, 4104, 4104, 0},
+        };
+        for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+            const int64_t s1[2] = {cases[i].rows, cases[i].cols}, s2[2] = {cases[i].rows, cases[i].bcols};
+            pair_t a = pair_of(rnd(2, s1, dts[k], 900 + 10 * k + i)), b = pair_of(rnd(2, s2, dts[k], 950 + 10 * k + i));
+            if (cases[i].head) {
+                a = pair_narrow(a, 1, 1, cases[i].cols - 1);
+                b = pair_narrow(b, 1, 1, cases[i].bcols - 1);
+            }
+            char what[96];
+            snprintf(what, sizeof what, "%s [%lld, %lld] x [%lld, %lld]%s", tensor_dtype_name(dts[k]),
+                     (long long)cases[i].rows, (long long)cases[i].cols, (long long)cases[i].rows,
+                     (long long)cases[i].bcols, cases[i].head ? ", cut by one" : "");
+            check_vecdot_views(a, b, 1, what);
+            pair_release(a);
+            pair_release(b);
+        }
+    }
+}
+
 /* Inputs of two layouts (a transposed beside a contiguous b) in every dtype: the chunked plan
  * with 16-byte runs of b (rows of 1040 elements) and with element loads (1037). */
 static void test_vecdot_two_layouts_dtypes(void **state) {
@@ -516,6 +550,17 @@ static void test_jit_matches_cpu(void **state) {
     assert_true(tensor_reduction_explain(wsum, gw, 2, &d0, 1, false, TENSOR_DTYPE_DEFAULT, text, sizeof text) > 0);
     if (strstr(text, "one element an output vector of inputs 0x2") == NULL) fail_msg("columns: %s", text);
     pair_release(two[1]);
+    /* rows of 4096 floats: the lean rows kernel, compiled at run time as its own variant */
+    {
+        const int64_t sl[2] = {96, 4096};
+        pair_t lean[2] = {pair_of(rnd(2, sl, TENSOR_FLOAT32, 9)), pair_of(rnd(2, sl, TENSOR_FLOAT32, 10))};
+        check_jit(wsum, lean, 2, &d1, 1, "weighted sum, rows of one lean round");
+        const tensor_t *gl[2] = {lean[0].g, lean[1].g};
+        assert_true(tensor_reduction_explain(wsum, gl, 2, &d1, 1, false, TENSOR_DTYPE_DEFAULT, text, sizeof text) > 0);
+        if (strstr(text, "dense rows, lean") == NULL) fail_msg("lean rows: %s", text);
+        pair_release(lean[0]);
+        pair_release(lean[1]);
+    }
     /* The split path (32-bit pieces with an accumulation buffer). */
     const int64_t saved = tensor_cuda_reduce_index_limit;
     tensor_cuda_reduce_index_limit = 1 << 14;
@@ -679,6 +724,7 @@ static int release_cached(void **state) {
 static const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_vecdot_layouts),
     cmocka_unit_test(test_vecdot_one_output),
+    cmocka_unit_test(test_vecdot_lean_rows),
     cmocka_unit_test(test_vecdot_two_layouts_dtypes),
     cmocka_unit_test(test_vecdot_dtypes),
     cmocka_unit_test(test_vecdot_16bit_products),

@@ -65,7 +65,11 @@ static void test_program_text(void **state) {
     free(k2);
     free(k3);
     tt_jit_program_clear(&p);
-    assert_int_equal(tt_jit_program_make(&softmax, 1, TENSOR_REDUCTION_F32, TENSOR_FLOAT16, TENSOR_FLOAT32, 8, 4, &p, "t"),
+    assert_int_equal(tt_jit_program_make(&softmax, 2, TENSOR_REDUCTION_F32, TENSOR_FLOAT32, TENSOR_FLOAT32, 8, 4, &p, "t"),
+                     TENSOR_OK);
+    assert_string_equal(p.names[4], "tt_reduce::lean_rows_kernel<tt_reduce::Op<tt_jit::Family, float, float>>");
+    tt_jit_program_clear(&p);
+    assert_int_equal(tt_jit_program_make(&softmax, 1, TENSOR_REDUCTION_F32, TENSOR_FLOAT16, TENSOR_FLOAT32, 8, 5, &p, "t"),
                      TENSOR_ERR_INTERNAL);
     tensor_reduction_source bad = softmax;
     bad.reduce = NULL;
@@ -203,7 +207,7 @@ static void test_disk_cache(void **state) {
         FILE *f = fopen(path, "wb");
         assert_non_null(f);
         const uint64_t klen = strlen(key), huge = UINT64_MAX, empty = 0;
-        fwrite("TTJITC01", 1, 8, f);
+        fwrite("TTJITC02", 1, 8, f);
         fwrite(&hash, 8, 1, f);
         fwrite(&klen, 8, 1, f);
         fwrite(key, 1, klen, f);

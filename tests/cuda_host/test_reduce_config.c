@@ -6,10 +6,10 @@
 #include "cuda/reduce_config.h"
 
 static const tensor_cuda_props h100 = {132, 2048, 32};
-static const tensor_reduce_kernel_traits f32_sum = {4, 4, 4, 4, 4, 512, 0, NULL, NULL};
+static const tensor_reduce_kernel_traits f32_sum = {4, 4, 4, 4, 4, 512, 0, NULL, NULL, 0};
 /* Our plan (tensor_cuda_reduce_traits): the same numbers plus our measured deviations. */
-static const tensor_reduce_kernel_traits f32_tuned = {4, 4, 4, 4, 4, 512, 1, NULL, NULL};
-static const tensor_reduce_kernel_traits f16_tuned = {2, 4, 8, 8, 4, 512, 1, NULL, NULL};
+static const tensor_reduce_kernel_traits f32_tuned = {4, 4, 4, 4, 4, 512, 1, NULL, NULL, 0};
+static const tensor_reduce_kernel_traits f16_tuned = {2, 4, 8, 8, 4, 512, 1, NULL, NULL, 0};
 
 typedef struct {
     tensor_t *in;
@@ -439,7 +439,8 @@ static void test_tuned_outer_underfilled(void **state) {
     plan(&p, 3, small, &d1, 1, &f32_tuned);
     assert_int_equal(p.c.block_height, 4);
     unplan(&p);
-    /* Two waves of wide CTAs ([256, 256, 256]: 512 of them) keep PyTorch's CTAs. */
+    /* Two waves of wide CTAs ([256, 256, 256]: 512 of them) keep PyTorch's CTAs with one input
+     * (several inputs: test_two_inputs_outer_one_wave). */
     int64_t cube[3] = {256, 256, 256};
     for (int d = 0; d < 2; d++) {
         plan(&p, 3, cube, &d, 1, &f32_tuned);
@@ -748,6 +749,76 @@ static void test_two_inputs_rows(void **state) {
             }
         }
     }
+}
+
+/* The lean rows kernel (traits.lean_rows): taken when a row is exactly one full round of a lean
+ * CTA (TENSOR_REDUCE_LEAN_ROW_UNROLL vectors per thread, 64 to 512 threads), which then has that
+ * many threads; rows of two lean rounds, or of a partial round, keep the general kernel's CTA
+ * rows; without the kernel (traits 0) never. */
+static void test_lean_rows(void **state) {
+    (void)state;
+    tensor_reduce_kernel_traits lean = f32_tuned;
+    lean.lean_rows = 1;
+    plan2_traits = &lean;
+    const struct {
+        int64_t rows, cols;
+        bool lean;
+        int threads;
+    } cases[] = {
+        {2048, 4096, true, 512}, /* 1024 vectors: 512 threads x 2 */
+        {65536, 1024, true, 128},
+        {16384, 2048, true, 256},
+        {1000, 8192, false, 512}, /* two lean rounds: 512 threads x 4 of the general kernel */
+        {4000, 3000, false, 256}, /* 750 vectors: a partial round */
+        {4096, 4100, false, 512}, /* 1025 vectors */
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        const int64_t sa[2] = {cases[k].rows, cases[k].cols};
+        for (int with = 0; with <= 1; with++) {
+            plan2_traits = with ? &lean : &f32_tuned;
+            tensor_reduce_config c;
+            tensor_iter_t *it = plan2(&c, 0x100000, 0x80000000, sa, sa, NULL, 1);
+            assert_true(c.dense_rows);
+            assert_false(c.warp_rows);
+            assert_int_equal(c.lean_rows, with && cases[k].lean);
+            if (with) assert_int_equal(c.num_threads, cases[k].threads);
+            assert_int_equal(c.step_input, c.num_threads);
+            assert_int_equal(c.grid[0], cases[k].rows);
+            char buf[1024];
+            assert_true(tensor_reduce_config_format(&c, buf, sizeof buf) > 0);
+            assert_int_equal(strstr(buf, "lean") != NULL, with && cases[k].lean);
+            tensor_iter_free(it);
+        }
+    }
+    /* b constant along the rows ([8192, 8192] x [8192, 1]): one loaded stream, 4 vectors a
+     * round, 512 threads. */
+    const int64_t sq[2] = {8192, 8192}, col[2] = {8192, 1};
+    plan2_traits = &lean;
+    tensor_reduce_config c;
+    tensor_iter_t *it = plan2(&c, 0x100000, 0x80000000, sq, col, NULL, 1);
+    assert_int_equal(c.splat_inputs, 2u);
+    assert_true(c.lean_rows);
+    assert_int_equal(c.num_threads, 512);
+    tensor_iter_free(it);
+    plan2_traits = &f32_tuned;
+}
+
+/* An outer reduction of two inputs whose outputs fill few CTAs ([256, 65536] over dim 0, the
+ * [256, 256, 256] cube over dim 0): the widest CTAs that keep one wave, 256 threads (512 of
+ * them are two waves); one input keeps PyTorch's 128 (test_tuned_outer_underfilled). */
+static void test_two_inputs_outer_one_wave(void **state) {
+    (void)state;
+    const int64_t sa[2] = {256, 65536};
+    tensor_reduce_config c;
+    tensor_iter_t *it = plan2(&c, 0x100000, 0x80000000, sa, sa, NULL, 0);
+    assert_false(c.reduce_fastest);
+    assert_int_equal(c.output_vec_size, 4);
+    assert_int_equal(c.block_width, 32);
+    assert_int_equal(c.block_height, 8);
+    assert_int_equal(c.grid[0], 512);
+    assert_int_equal(c.grid[1], 1);
+    assert_int_equal(c.values_per_thread, 32);
+    tensor_iter_free(it);
 }
 
 /* Vectors per aligned dense row (tensor_reduce_config_row_vectors) of sum(a * b) over the last
@@ -1099,6 +1170,8 @@ static const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_resident_slot),
     cmocka_unit_test(test_evict_first),
     cmocka_unit_test(test_two_inputs_rows),
+    cmocka_unit_test(test_lean_rows),
+    cmocka_unit_test(test_two_inputs_outer_one_wave),
     cmocka_unit_test(test_row_vectors),
     cmocka_unit_test(test_dense_row_threads),
     cmocka_unit_test(test_dense_row_thread_cap),
