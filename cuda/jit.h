@@ -1,10 +1,10 @@
 /* Internal: user reductions on CUDA compiled at run time. A registered reduction whose value
  * type carries its functor's source (contract/user_reduction.h) gets the engine's kernels (the
- * reduction kernel at output vector widths 1, 2, 4 and the short-rows kernel: the same
- * templates the built-ins are compiled from, cuda/reduce_kernel.cuh) compiled around that
- * functor by NVRTC for the device's architecture, cached in memory and on disk. Each kernel
- * (variant) is compiled when a call's plan first needs it: one kernel is a quarter of the
- * compile time of all four.
+ * reduction kernel at output vector widths 1, 2, 4, the short-rows kernel and the lean rows
+ * kernel: the same templates the built-ins are compiled from, cuda/reduce_kernel.cuh) compiled
+ * around that functor by NVRTC for the device's architecture, cached in memory and on disk.
+ * Each kernel (variant) is compiled when a call's plan first needs it, so a call pays for one
+ * kernel's compile, not all of them.
  *
  * The compile and the disk cache are host C with no CUDA headers (NVRTC is loaded with dlopen;
  * its few types are declared here), built in every configuration and tested without a GPU
