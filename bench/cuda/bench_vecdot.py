@@ -11,7 +11,8 @@ is the C API (tensor_vecdot) on views of torch's tensors (tensor_from_blob), thr
 Each result is checked against torch's. Writes OUT_DIR/bench_vecdot.md and .json.
 
 usage: bench_vecdot.py BUILD_DIR OUT_DIR [REPS]
-environment: VECDOT_SET=sweep runs SWEEP (shapes the planner was not tuned on) instead of CASES;
+environment: VECDOT_SET=sweep runs SWEEP (shapes the planner was not tuned on) instead of CASES,
+VECDOT_SET=ints the integer cases (vecdot_cases.ints);
 VECDOT_CASES=name,name runs only those of the set."""
 import json, os, sys
 
@@ -30,6 +31,8 @@ lib = tt_ctypes.load(build_dir)
 CASES, SWEEP = vecdot_cases.lists(torch)
 if os.environ.get("VECDOT_SET") == "sweep":
     CASES = SWEEP
+elif os.environ.get("VECDOT_SET") == "ints":
+    CASES = vecdot_cases.ints(torch)
 only = os.environ.get("VECDOT_CASES")
 if only:
     CASES = [c for c in CASES if c[0] in only.split(",")]

@@ -71,9 +71,23 @@ def lists(torch):
     return CASES, SWEEP
 
 
+def ints(torch):
+    """VECDOT_SET=ints: integer dtypes of 8 to 64 bits (the products wrap in the inputs' dtype,
+    the sums are int64), over rows, columns and one output."""
+    return [
+        ("i_i8_4096sq_dim1", [4096, 4096], [4096, 4096], 1, torch.int8),
+        ("i_u8_8192x4096_dim1", [8192, 4096], [8192, 4096], 1, torch.uint8),
+        ("i_i16_4096sq_dim1", [4096, 4096], [4096, 4096], 1, torch.int16),
+        ("i_i64_4096sq_dim1", [4096, 4096], [4096, 4096], 1, torch.int64),
+        ("i_i8_8192x4096_dim0", [8192, 4096], [8192, 4096], 0, torch.int8),
+        ("i_i16_4096sq_dim0", [4096, 4096], [4096, 4096], 0, torch.int16),
+        ("i_i8_16M_dot", [16777216], [16777216], 0, torch.int8),
+    ]
+
+
 def make_inputs(torch, case, dev):
     """(a, b, dim) of a case: uniform in [-0.5, 0.5) for floating dtypes, integers in [-8, 8)
-    otherwise, the same every run; "ta" / "tb" make a / b the transpose of a contiguous tensor
+    otherwise ([0, 16) for uint8), the same every run; "ta" / "tb" make a / b the transpose of a contiguous tensor
     of the shape given."""
     name, sa, sb, dim, dt, *flags = case
     g = torch.Generator(device=dev).manual_seed(0)
@@ -81,6 +95,7 @@ def make_inputs(torch, case, dev):
         a = torch.rand(sa, device=dev, generator=g, dtype=torch.float32).to(dt) - 0.5
         b = torch.rand(sb, device=dev, generator=g, dtype=torch.float32).to(dt) - 0.5
     else:
-        a = torch.randint(-8, 8, sa, device=dev, generator=g, dtype=dt)
-        b = torch.randint(-8, 8, sb, device=dev, generator=g, dtype=dt)
+        lo = 0 if dt == torch.uint8 else -8
+        a = torch.randint(lo, lo + 16, sa, device=dev, generator=g, dtype=dt)
+        b = torch.randint(lo, lo + 16, sb, device=dev, generator=g, dtype=dt)
     return (a.t() if "ta" in flags else a), (b.t() if "tb" in flags else b), dim
