@@ -13,7 +13,10 @@ Each result is checked against torch's. Writes OUT_DIR/bench_vecdot.md and .json
 usage: bench_vecdot.py BUILD_DIR OUT_DIR [REPS]
 environment: VECDOT_SET=sweep runs SWEEP (shapes the planner was not tuned on) instead of CASES,
 VECDOT_SET=ints the integer cases (vecdot_cases.ints);
-VECDOT_CASES=name,name runs only those of the set."""
+VECDOT_CASES=name,name runs only those of the set;
+VECDOT_AB=NAME=VALUE also times ours with that environment variable set during the call (a
+switch the library reads at plan time, for an experiment), in the same rotation: the rows get
+"ours_b_ms" and "b_vs_a" (ours' time over ours_b's: above 1, B is faster), checked as ours is."""
 import json, os, sys
 
 import torch
@@ -36,6 +39,25 @@ elif os.environ.get("VECDOT_SET") == "ints":
 only = os.environ.get("VECDOT_CASES")
 if only:
     CASES = [c for c in CASES if c[0] in only.split(",")]
+
+ab = os.environ.get("VECDOT_AB")
+ab_key, _, ab_val = ab.partition("=") if ab else (None, None, None)
+
+
+def with_b(f):
+    """f() with VECDOT_AB's variable set for the call (restored after)."""
+    def g():
+        old = os.environ.get(ab_key)
+        os.environ[ab_key] = ab_val
+        try:
+            return f()
+        finally:
+            if old is None:
+                del os.environ[ab_key]
+            else:
+                os.environ[ab_key] = old
+    return g
+
 
 timer = timing.Timer(dev)
 timed, median = timer.timed, timing.median
@@ -83,13 +105,21 @@ for case in CASES:
     if dt in (torch.float16, torch.bfloat16):
         bound = bound + ref.double().abs().cpu() * 2.0 ** -7
     err = ((mine.double() - ref.cpu().double()).abs() / bound).max().item()
-    t_ours, t_eager, t_comp, t_floor = time_rotating(
-        [(ours, lib.tensor_release), (eager, None), (compiled, None), (floor, None)])
+    fns = [(ours, lib.tensor_release), (eager, None), (compiled, None), (floor, None)]
+    if ab_key:
+        rb = with_b(ours)()
+        mine_b = tt_ctypes.to_torch(lib, rb, ref.shape)
+        lib.tensor_release(rb)
+        err = max(err, ((mine_b.double() - ref.cpu().double()).abs() / bound).max().item())
+        fns.append((with_b(ours), lib.tensor_release))
+    t_ours, t_eager, t_comp, t_floor, *t_b = time_rotating(fns)
     nbytes = a.numel() * a.element_size() + b.numel() * b.element_size() + ref.numel() * ref.element_size()
     row = {"name": name, "a": list(a.shape), "b": list(b.shape), "dim": dim, "dtype": str(dt).replace("torch.", ""),
            "ours_ms": t_ours, "eager_ms": t_eager, "compile_ms": t_comp, "floor_ms": t_floor,
            "vs_eager": t_eager / t_ours, "vs_compile": t_comp / t_ours, "floor_ratio": t_ours / t_floor,
            "GBps": nbytes / t_ours / 1e6, "check": err <= 1.0, "err_ratio": err}
+    if t_b:
+        row.update({"ab": ab, "ours_b_ms": t_b[0], "b_vs_a": t_ours / t_b[0]})
     rows.append(row)
     print(json.dumps(row), flush=True)
     lib.tensor_release(va)
@@ -104,7 +134,8 @@ lines = [f"# tensor_vecdot vs torch ({gpu}, torch {torch.__version__}, {reps} re
 for r in rows:
     lines.append(f"| {r['name']} | {r['ours_ms']:.4f} | {r['eager_ms']:.4f} | {r['compile_ms']:.4f} | "
                  f"{r['floor_ms']:.4f} | {r['vs_eager']:.2f}x | {r['vs_compile']:.2f}x | {r['floor_ratio']:.3f} | "
-                 f"{r['GBps']:.0f} | {'ok' if r['check'] else 'MISMATCH'} |")
+                 f"{r['GBps']:.0f} | {'ok' if r['check'] else 'MISMATCH'} |"
+                 + (f" B ({r['ab']}): {r['ours_b_ms']:.4f} ms, {r['b_vs_a']:.3f}x |" if "ab" in r else ""))
 open(os.path.join(out_dir, "bench_vecdot.md"), "w").write("\n".join(lines) + "\n")
 json.dump({"gpu": gpu, "torch": torch.__version__, "reps": reps, "cases": rows},
           open(os.path.join(out_dir, "bench_vecdot.json"), "w"), indent=1)
