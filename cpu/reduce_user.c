@@ -226,26 +226,34 @@ __attribute__((noinline)) static void user_blocks(const user_ctx *c, char **data
     const int nt = 1 + c->nin;
     alignas(16) char buf[TENSOR_REDUCTION_MAX_INPUTS][USER_TILE * sizeof(double)];
     const void *vals[TENSOR_REDUCTION_MAX_INPUTS];
+    /* Dim 0 reduced and inputs that are all dense runs of values: each row folded in place, the
+     * whole run in one call: a call costs the fold's set-up and its lanes' tree, which on
+     * 256-element tiles made a user sum 1.5x slower than tensor_sum. Dense 16-bit floats go
+     * whole to fold_stored: converting through a buffer cost a store and a reload per element,
+     * and the conversion was not in the user's vectorised loop. Decided once for the block of
+     * rows (the strides are the block's): on rows of a hundred floats, deciding it again for
+     * every row was a tenth of the row's time in cache (docs/perf_log.md). */
+    if (strides[0] == 0) {
+        bool in_place = true, stored = c->use_stored;
+        for (int k = 0; k < c->nin; k++) {
+            in_place = in_place && c->plain[k] && strides[1 + k] == (int64_t)c->val_size;
+            stored = stored && strides[1 + k] == c->stored_size;
+        }
+        if (in_place || stored) {
+            for (int64_t j = 0; j < size1; j++) {
+                char *acc = data[0] + j * strides[nt];
+                const int64_t index = pos->index0 + j * pos->index_stride1;
+                for (int k = 0; k < c->nin; k++) vals[k] = data[1 + k] + j * strides[nt + 1 + k];
+                if (in_place) f->fold(acc, vals, size0, index, c->call->user);
+                else f->fold_stored(acc, vals, size0, index, c->stored, c->call->user);
+            }
+            return;
+        }
+    }
     for (int64_t j = 0; j < size1; j++) {
         char *acc = data[0] + j * strides[nt];
         const int64_t index = pos->index0 + j * pos->index_stride1;
         if (strides[0] == 0) { /* dim 0 reduced: one accumulator takes the row, tile by tile */
-            /* Inputs that are all dense runs of values are folded in place, the whole run in one
-             * call: a call costs the fold's set-up and its lanes' tree, which on 256-element
-             * tiles made a user sum 1.5x slower than tensor_sum. Dense 16-bit floats go whole
-             * to fold_stored: converting through a buffer cost a store and a reload per
-             * element, and the conversion was not in the user's vectorised loop. */
-            bool in_place = true, stored = c->use_stored;
-            for (int k = 0; k < c->nin; k++) {
-                in_place = in_place && c->plain[k] && strides[1 + k] == (int64_t)c->val_size;
-                stored = stored && strides[1 + k] == c->stored_size;
-            }
-            if (in_place || stored) {
-                for (int k = 0; k < c->nin; k++) vals[k] = data[1 + k] + j * strides[nt + 1 + k];
-                if (in_place) f->fold(acc, vals, size0, index, c->call->user);
-                else f->fold_stored(acc, vals, size0, index, c->stored, c->call->user);
-                continue;
-            }
             /* An input constant along the row (stride 0: b of [R, N] x [R, 1]) is one value
              * repeated: converted once into a whole tile for the row (once for the call when
              * its place does not move either), not once per tile element by element. */

@@ -378,7 +378,7 @@ TENSOR_REDUCTION_FNS(vd_i64, 2, int64_t, int64_t, vd_id_i64, vd_map_i64, vd_add_
  * tree joins s. The kit's loop ran rows of about a hundred elements at half numpy's speed:
  * its lanes lived on the stack and its tail and tree ran a lane at a time (docs/perf_log.md). */
 #if TENSOR_KIT_AVX2_COPY_
-TENSOR_KIT_AVX2_ATTR_ static float vd_block_f32_avx2(float s, const float *a, const float *b, int64_t n) {
+TENSOR_KIT_AVX2_ATTR_ static inline float vd_block_f32_avx2(float s, const float *a, const float *b, int64_t n) {
     __m256 l[4] = {_mm256_setzero_ps(), _mm256_setzero_ps(), _mm256_setzero_ps(), _mm256_setzero_ps()};
     int64_t i = 0;
     for (; i + 32 <= n; i += 32)
@@ -403,11 +403,14 @@ static bool vd_have_avx2(void) { return TENSOR_KIT_HAS_AVX2_(); }
 #define vd_block_f32_avx2(s, a, b, n) (s)
 #define vd_have_avx2() false
 #endif
-/* vd_f32's fold, with a single block of 64 elements or more through vd_block_f32_avx2 (the
- * same bits), everything else through the kit's. */
-static void vd_fold_f32(void *acc, const void *const *vals, int64_t n, int64_t first, const void *user) {
-    if (n >= 2 * TENSOR_REDUCTION_KIT_LANES && first % TENSOR_REDUCTION_BLOCK + n <= TENSOR_REDUCTION_BLOCK &&
-        vd_have_avx2()) {
+/* vd_f32's fold where the CPU has AVX2 (chosen once, when vecdot is planned), with a single
+ * block of 64 elements or more through vd_block_f32_avx2 (the same bits), everything else
+ * through the kit's. Compiled for AVX2 itself, so that the block is inlined: a row of a hundred
+ * elements is a call, not three. */
+#if TENSOR_KIT_AVX2_COPY_
+TENSOR_KIT_AVX2_ATTR_ static void vd_fold_f32_avx2(void *acc, const void *const *vals, int64_t n, int64_t first,
+                                                  const void *user) {
+    if (n >= 2 * TENSOR_REDUCTION_KIT_LANES && first % TENSOR_REDUCTION_BLOCK + n <= TENSOR_REDUCTION_BLOCK) {
         float s;
         memcpy(&s, acc, sizeof s);
         s = vd_block_f32_avx2(s, vals[0], vals[1], n);
@@ -416,6 +419,9 @@ static void vd_fold_f32(void *acc, const void *const *vals, int64_t n, int64_t f
     }
     vd_f32.fold(acc, vals, n, first, user);
 }
+#else
+#define vd_fold_f32_avx2 vd_f32.fold
+#endif
 
 /* The rounded-product forms: the product goes through the inputs' dtype first. */
 static float round_to(tensor_dtype d, float v) {
@@ -677,7 +683,7 @@ tensor_t *tensor_vecdot(const tensor_t *a, const tensor_t *b, int dim) {
     tensor_reduction_def def = {"vecdot", 2, sizeof(double), TENSOR_REDUCTION_DTYPE_SUM, true, {{0}}, &d};
     def.fns[TENSOR_REDUCTION_F64] = vd_f64;
     def.fns[TENSOR_REDUCTION_F32] = vd_f32;
-    def.fns[TENSOR_REDUCTION_F32].fold = vd_fold_f32;
+    def.fns[TENSOR_REDUCTION_F32].fold = vd_have_avx2() ? vd_fold_f32_avx2 : vd_f32.fold;
     def.fns[TENSOR_REDUCTION_I64] = vd_i64;
     if (!exact) {
         def.fns[TENSOR_REDUCTION_F32].fold = vdr_fold_f32;
