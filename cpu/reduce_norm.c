@@ -35,7 +35,7 @@ tensor_status tt_cpu_norm_kit_kernel(struct tensor_iter *iter, const tensor_kern
     const int64_t nout = tensor_iter_num_output_elements(iter);
     tensor_user_reduce_call call = {"norm", fns, f64 ? TENSOR_REDUCTION_F64 : TENSOR_REDUCTION_F32,
                                     f64 ? sizeof(double) : sizeof(float), NULL,
-                                    nout > 0 ? tensor_iter_numel(iter) / nout : 0, NULL, false};
+                                    nout > 0 ? tensor_iter_numel(iter) / nout : 0, NULL, false, NULL, false};
     tensor_kernel_params up = params != NULL ? *params : (tensor_kernel_params){0};
     up.reduction = &call;
     return tt_cpu_user_reduce_kernel(iter, &up);

@@ -70,6 +70,10 @@ static size_t acc_stride_of(size_t acc_size) {
 
 static void user_init(void *acc, int64_t n, void *ctx) {
     const user_ctx *c = ctx;
+    if (c->call->plain_ends) { /* zero bytes: one memset, not a call per output (short rows) */
+        memset(acc, 0, (size_t)n * c->acc_stride);
+        return;
+    }
     for (int64_t i = 0; i < n; i++) c->call->fns->init((char *)acc + (size_t)i * c->acc_stride, c->call->user);
 }
 
@@ -342,11 +346,26 @@ static int64_t user_short_rows(const user_ctx *c, char **data, const int64_t *st
     return j;
 }
 
+/* Inner rows (dim 0 reduced) of values dense along them through a built-in's fold_rows, which
+ * folds many at once (short ones). Returns the outputs done. */
+static int64_t user_fold_rows(const user_ctx *c, char **data, const int64_t *strides, int64_t size0, int64_t size1) {
+    const int nt = 1 + c->nin;
+    if (c->call->fold_rows == NULL || strides[0] != 0) return 0;
+    const void *rows[TENSOR_REDUCTION_MAX_INPUTS];
+    for (int k = 0; k < c->nin; k++) {
+        if (!c->plain[k] || strides[1 + k] != (int64_t)c->val_size) return 0;
+        rows[k] = data[1 + k];
+    }
+    return c->call->fold_rows(data[0], (size_t)strides[nt], size1, rows, strides + nt + 1, size0);
+}
+
 static void user_loop(char **data, const int64_t *strides, int64_t size0, int64_t size1,
                       const tensor_iter_reduce_pos *pos, void *ctx) {
     const user_ctx *c = ctx;
     if (user_columns(c, data, strides, size0, size1, pos)) return;
-    const int64_t done = user_short_rows(c, data, strides, size0, size1, pos);
+    int64_t done = user_fold_rows(c, data, strides, size0, size1);
+    if (done == size1) return;
+    if (done == 0) done = user_short_rows(c, data, strides, size0, size1, pos);
     if (done == size1) return;
     char *rest[1 + TENSOR_REDUCTION_MAX_INPUTS];
     for (int k = 0; k <= c->nin; k++) rest[k] = data[k] + done * strides[1 + c->nin + k];
@@ -362,6 +381,15 @@ static void user_combine(void *acc, const void *later, int64_t n, void *ctx) {
 
 static void user_project(char **data, const int64_t *strides, int64_t size0, int64_t size1, void *ctx) {
     const user_ctx *c = ctx;
+    if (c->call->plain_ends && c->call->value == TENSOR_REDUCTION_F32 && c->out_dtype == TENSOR_FLOAT32) {
+        /* the accumulator is the float32 result: copied, not a project call and a dtype switch
+         * per output, which on rows of 32 took as long as the rows' fold (docs/perf_log.md) */
+        for (int64_t j = 0; j < size1; j++)
+            for (int64_t i = 0; i < size0; i++)
+                memcpy(data[0] + i * strides[0] + j * strides[2], data[1] + i * strides[1] + j * strides[3],
+                       sizeof(float));
+        return;
+    }
     for (int64_t j = 0; j < size1; j++)
         for (int64_t i = 0; i < size0; i++) {
             char *out = data[0] + i * strides[0] + j * strides[2];

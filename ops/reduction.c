@@ -181,8 +181,12 @@ typedef struct explain_out {
     int64_t len;
 } explain_out;
 
+/* A built-in's float32 fold of many short rows (tensor_user_reduce_call.fold_rows). */
+typedef int64_t (*fold_rows_fn)(char *acc, size_t acc_stride, int64_t nrows, const void *const *vals,
+                                const int64_t *row_strides, int64_t n);
+
 static tensor_status reduce_core(const tensor_reduction_def *def, const char *cuda_table, bool int_stored,
-                                 const tensor_t *const *inputs, int ninputs, const int *dims, int ndims, bool keepdim,
+                                 fold_rows_fn rows_f32, bool plain_ends, const tensor_t *const *inputs, int ninputs, const int *dims, int ndims, bool keepdim,
                                  tensor_dtype dtype, tensor_t **out, const char *func, explain_out *ex) {
     if (inputs == NULL) return tensor_error(TENSOR_ERR_INVALID_ARGUMENT, "%s: argument 'inputs' is NULL", func);
     if (ninputs != def->ninputs)
@@ -291,7 +295,8 @@ static tensor_status reduce_core(const tensor_reduction_def *def, const char *cu
         }
         if (st == TENSOR_OK) {
             tensor_user_reduce_call call = {def->name, &def->fns[value], value, def->acc_size, def->user,
-                                            plan.reduced_numel, cuda_table, int_stored};
+                                            plan.reduced_numel, cuda_table, int_stored,
+                                            value == TENSOR_REDUCTION_F32 ? rows_f32 : NULL, plain_ends};
             tensor_kernel_params params = {0};
             params.reduction = &call;
             if (ex == NULL) {
@@ -322,7 +327,7 @@ tensor_t *tensor_reduce(const tensor_reduction *r, const tensor_t *const *inputs
     static const char func[] = "tensor_reduce";
     if (check_handle(r, func) != TENSOR_OK) return NULL;
     tensor_t *out = NULL;
-    if (reduce_core(&r->def, NULL, false, inputs, ninputs, dims, ndims, keepdim, dtype, &out, func, NULL) != TENSOR_OK) return NULL;
+    if (reduce_core(&r->def, NULL, false, NULL, false, inputs, ninputs, dims, ndims, keepdim, dtype, &out, func, NULL) != TENSOR_OK) return NULL;
     return out;
 }
 
@@ -331,7 +336,7 @@ tensor_status tensor_reduce_out(tensor_t *out, const tensor_reduction *r, const 
     static const char func[] = "tensor_reduce_out";
     if (check_handle(r, func) != TENSOR_OK) return tensor_last_status();
     if (out == NULL) return tensor_error(TENSOR_ERR_INVALID_ARGUMENT, "%s: argument 'out' is NULL", func);
-    return reduce_core(&r->def, NULL, false, inputs, ninputs, dims, ndims, keepdim, TENSOR_DTYPE_DEFAULT, &out, func, NULL);
+    return reduce_core(&r->def, NULL, false, NULL, false, inputs, ninputs, dims, ndims, keepdim, TENSOR_DTYPE_DEFAULT, &out, func, NULL);
 }
 
 int64_t tensor_reduction_explain(const tensor_reduction *r, const tensor_t *const *inputs, int ninputs,
@@ -346,7 +351,7 @@ int64_t tensor_reduction_explain(const tensor_reduction *r, const tensor_t *cons
     if (check_handle(r, func) != TENSOR_OK) return -1;
     tensor_t *out = NULL;
     explain_out ex = {buf, size, 0};
-    if (reduce_core(&r->def, NULL, false, inputs, ninputs, dims, ndims, keepdim, dtype, &out, func, &ex) != TENSOR_OK)
+    if (reduce_core(&r->def, NULL, false, NULL, false, inputs, ninputs, dims, ndims, keepdim, dtype, &out, func, &ex) != TENSOR_OK)
         return -1;
     return ex.len;
 }
@@ -418,6 +423,86 @@ TENSOR_KIT_AVX2_ATTR_ static void vd_fold_f32_avx2(void *acc, const void *const 
         return;
     }
     vd_f32.fold(acc, vals, n, first, user);
+}
+
+/* Short float32 rows (n < 2 * TENSOR_REDUCTION_KIT_LANES, else none: the kit folds such a run in order,
+ * acc + a0 * b0, then + a1 * b1, ...), eight at a time: their products computed along the rows,
+ * eight elements at a time, turned 8 x 8 in registers so that lane r holds row r's product, and
+ * added in order, one vector add for eight rows' additions: the same operations in the same
+ * order for every row, so the same bits as fold. Folding each row alone is one chain of
+ * dependent additions a row; the generic path for rows of up to 32 moved both inputs through a
+ * transposing buffer first (docs/perf_log.md). Returns the rows done (whole groups of eight). */
+/* Row r's products of elements k0 .. k0 + m - 1 (m <= 8), turned so that t[i] lane r holds row
+ * r's product of element k0 + i, for rows 0 .. 7 at a and b (row strides sa, sb bytes). */
+TENSOR_KIT_AVX2_ATTR_ static inline void vd_rows_products(__m256 t[8], const char *a, int64_t sa, const char *b,
+                                                          int64_t sb, int64_t k0, int64_t m) {
+    __m256 p[8];
+    if (m == 8) {
+        for (int r = 0; r < 8; r++)
+            p[r] = _mm256_mul_ps(_mm256_loadu_ps((const float *)(a + r * sa) + k0),
+                                 _mm256_loadu_ps((const float *)(b + r * sb) + k0));
+    } else {
+        const __m256i mk = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)m), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+        for (int r = 0; r < 8; r++)
+            p[r] = _mm256_mul_ps(_mm256_maskload_ps((const float *)(a + r * sa) + k0, mk),
+                                 _mm256_maskload_ps((const float *)(b + r * sb) + k0, mk));
+    }
+    const __m256 u0 = _mm256_unpacklo_ps(p[0], p[1]), u1 = _mm256_unpackhi_ps(p[0], p[1]);
+    const __m256 u2 = _mm256_unpacklo_ps(p[2], p[3]), u3 = _mm256_unpackhi_ps(p[2], p[3]);
+    const __m256 u4 = _mm256_unpacklo_ps(p[4], p[5]), u5 = _mm256_unpackhi_ps(p[4], p[5]);
+    const __m256 u6 = _mm256_unpacklo_ps(p[6], p[7]), u7 = _mm256_unpackhi_ps(p[6], p[7]);
+    const __m256 v0 = _mm256_shuffle_ps(u0, u2, 0x44), v1 = _mm256_shuffle_ps(u0, u2, 0xEE);
+    const __m256 v2 = _mm256_shuffle_ps(u1, u3, 0x44), v3 = _mm256_shuffle_ps(u1, u3, 0xEE);
+    const __m256 v4 = _mm256_shuffle_ps(u4, u6, 0x44), v5 = _mm256_shuffle_ps(u4, u6, 0xEE);
+    const __m256 v6 = _mm256_shuffle_ps(u5, u7, 0x44), v7 = _mm256_shuffle_ps(u5, u7, 0xEE);
+    t[0] = _mm256_permute2f128_ps(v0, v4, 0x20);
+    t[1] = _mm256_permute2f128_ps(v1, v5, 0x20);
+    t[2] = _mm256_permute2f128_ps(v2, v6, 0x20);
+    t[3] = _mm256_permute2f128_ps(v3, v7, 0x20);
+    t[4] = _mm256_permute2f128_ps(v0, v4, 0x31);
+    t[5] = _mm256_permute2f128_ps(v1, v5, 0x31);
+    t[6] = _mm256_permute2f128_ps(v2, v6, 0x31);
+    t[7] = _mm256_permute2f128_ps(v3, v7, 0x31);
+}
+/* Eight accumulators (floats at acc + r * stride) in and out of a vector. */
+TENSOR_KIT_AVX2_ATTR_ static inline __m256 vd_rows_load(const char *acc, size_t stride) {
+    float s8[8];
+    for (int r = 0; r < 8; r++) memcpy(&s8[r], acc + (size_t)r * stride, sizeof(float));
+    return _mm256_setr_ps(s8[0], s8[1], s8[2], s8[3], s8[4], s8[5], s8[6], s8[7]);
+}
+TENSOR_KIT_AVX2_ATTR_ static inline void vd_rows_store(char *acc, size_t stride, __m256 s) {
+    float s8[8];
+    _mm256_storeu_ps(s8, s);
+    for (int r = 0; r < 8; r++) memcpy(acc + (size_t)r * stride, &s8[r], sizeof(float));
+}
+TENSOR_KIT_AVX2_ATTR_ static int64_t vd_rows_f32_avx2(char *acc, size_t acc_stride, int64_t nrows,
+                                                      const void *const *vals, const int64_t *row_strides, int64_t n) {
+    if (n >= 2 * TENSOR_REDUCTION_KIT_LANES) return 0; /* the lanes' form: fold's own AVX2 block */
+    const char *a = vals[0], *b = vals[1];
+    const int64_t sa = row_strides[0], sb = row_strides[1];
+    int64_t r0 = 0;
+    for (; r0 + 8 <= nrows; r0 += 8) {
+        __m256 s = vd_rows_load(acc + (size_t)r0 * acc_stride, acc_stride);
+        for (int64_t k0 = 0; k0 < n; k0 += 8) {
+            const int64_t m = n - k0 < 8 ? n - k0 : 8;
+            __m256 t[8];
+            vd_rows_products(t, a + r0 * sa, sa, b + r0 * sb, sb, k0, m);
+            if (m == 8) { /* written out: a loop to a run-time bound kept t on the stack */
+                s = _mm256_add_ps(s, t[0]);
+                s = _mm256_add_ps(s, t[1]);
+                s = _mm256_add_ps(s, t[2]);
+                s = _mm256_add_ps(s, t[3]);
+                s = _mm256_add_ps(s, t[4]);
+                s = _mm256_add_ps(s, t[5]);
+                s = _mm256_add_ps(s, t[6]);
+                s = _mm256_add_ps(s, t[7]);
+            } else {
+                for (int64_t i = 0; i < m; i++) s = _mm256_add_ps(s, t[i]);
+            }
+        }
+        vd_rows_store(acc + (size_t)r0 * acc_stride, acc_stride, s);
+    }
+    return r0;
 }
 #else
 #define vd_fold_f32_avx2 vd_f32.fold
@@ -696,7 +781,13 @@ tensor_t *tensor_vecdot(const tensor_t *a, const tensor_t *b, int dim) {
     const tensor_t *in[2] = {a, b};
     tensor_t *out = NULL;
     /* On CUDA the "vecdot" kernels of the reduction engine: the same fused pass. */
-    if (reduce_core(&def, "vecdot", true, in, 2, &dim, 1, false, TENSOR_DTYPE_DEFAULT, &out, func, NULL) != TENSOR_OK)
+#if TENSOR_KIT_AVX2_COPY_
+    const fold_rows_fn rows = exact && vd_have_avx2() ? vd_rows_f32_avx2 : NULL;
+#else
+    const fold_rows_fn rows = NULL;
+#endif
+    /* every form: identity zero, project the sum itself */
+    if (reduce_core(&def, "vecdot", true, rows, true, in, 2, &dim, 1, false, TENSOR_DTYPE_DEFAULT, &out, func, NULL) != TENSOR_OK)
         return NULL;
     return out;
 }

@@ -1200,11 +1200,12 @@ static void test_vecdot_constant_along_row(void **state) {
     tensor_set_num_threads(saved);
 }
 
-/* float32 vecdot over short inner rows, many rows: up to 32 elements, groups of rows go
- * through fold_columns transposed (8x8 AVX2 tiles, or element by element with the CPU's
- * features masked off), the rest (and longer rows) through fold. Every output must have the
- * bits of the same row reduced alone (a [1, m] view: one fold call), dense and strided rows and
- * a b of one row for all, 1 and 4 threads. */
+/* float32 vecdot over short inner rows, many rows: rows of under 64 elements go eight at a
+ * time through vecdot's fold_rows (AVX2) where the CPU has it, else groups of rows of up to 32
+ * through fold_columns transposed; the rest (and longer rows) through fold. Every output must
+ * have the bits of the same row reduced alone (a [1, m] view: one fold call), dense and strided
+ * rows and a b of one row for all, 1 and 4 threads; some rows hold an infinity, a NaN, negative
+ * zeros only, or a value that swamps the rest. */
 static void test_vecdot_short_rows(void **state) {
     (void)state;
     const int saved = tensor_get_num_threads();
@@ -1215,6 +1216,14 @@ static void test_vecdot_short_rows(void **state) {
             const int64_t m = lens[l], sa[2] = {rows, m + 3 * strided}, sb[2] = {form == 2 ? 1 : rows, m + 3 * strided};
             tensor_t *a0 = rand_cpu(2, sa, (uint64_t)(1200 + l), TENSOR_FLOAT32);
             tensor_t *b0 = rand_cpu(2, sb, (uint64_t)(1300 + l), TENSOR_FLOAT32);
+            assert_true(a0 && b0);
+            float *pa = tensor_data(a0);
+            const int64_t w = sa[1];
+            for (int64_t i = 0; i < rows * w; i++) pa[i] -= 0.5f; /* mixed signs */
+            pa[9 * w + strided + m - 1] = INFINITY;              /* row 9: its last element */
+            pa[17 * w + strided] = NAN;                           /* row 17: its first */
+            for (int64_t i = 0; i < m; i++) pa[26 * w + strided + i] = -0.0f; /* row 26: -0 products */
+            pa[30 * w + strided + m / 2] = 3e38f;                 /* row 30: swamps, then more adds */
             tensor_t *a = tensor_narrow(a0, 1, strided, m), *b = tensor_narrow(b0, 1, 0, m);
             assert_true(a && b);
             tensor_t *res[3] = {NULL, NULL, NULL};
