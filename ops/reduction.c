@@ -3,6 +3,7 @@
  * dims as every reduction does (ops/reduce_plan.h), builds one reduction iterator with all the
  * inputs and runs the backend's TENSOR_OP_USER_REDUCE kernel. */
 #include <pthread.h>
+#include <stdalign.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -432,25 +433,12 @@ TENSOR_KIT_AVX2_ATTR_ static void vd_fold_f32_avx2(void *acc, const void *const 
  * order for every row, so the same bits as fold. Folding each row alone is one chain of
  * dependent additions a row; the generic path for rows of up to 32 moved both inputs through a
  * transposing buffer first (docs/perf_log.md). Returns the rows done (whole groups of eight). */
-/* Row r's products of elements k0 .. k0 + m - 1 (m <= 8), turned so that t[i] lane r holds row
- * r's product of element k0 + i, for rows 0 .. 7 at a and b (row strides sa, sb bytes). */
-TENSOR_KIT_AVX2_ATTR_ static inline void vd_rows_products(__m256 t[8], const char *a, int64_t sa, const char *b,
-                                                          int64_t sb, int64_t k0, int64_t m) {
-    __m256 p[8];
-    if (m == 8) {
-        for (int r = 0; r < 8; r++)
-            p[r] = _mm256_mul_ps(_mm256_loadu_ps((const float *)(a + r * sa) + k0),
-                                 _mm256_loadu_ps((const float *)(b + r * sb) + k0));
-    } else {
-        const __m256i mk = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)m), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        for (int r = 0; r < 8; r++)
-            p[r] = _mm256_mul_ps(_mm256_maskload_ps((const float *)(a + r * sa) + k0, mk),
-                                 _mm256_maskload_ps((const float *)(b + r * sb) + k0, mk));
-    }
-    const __m256 u0 = _mm256_unpacklo_ps(p[0], p[1]), u1 = _mm256_unpackhi_ps(p[0], p[1]);
-    const __m256 u2 = _mm256_unpacklo_ps(p[2], p[3]), u3 = _mm256_unpackhi_ps(p[2], p[3]);
-    const __m256 u4 = _mm256_unpacklo_ps(p[4], p[5]), u5 = _mm256_unpackhi_ps(p[4], p[5]);
-    const __m256 u6 = _mm256_unpacklo_ps(p[6], p[7]), u7 = _mm256_unpackhi_ps(p[6], p[7]);
+/* An 8 x 8 block turned: t[i] lane r = q[r] lane i. */
+TENSOR_KIT_AVX2_ATTR_ static inline void vd_rows_turn(__m256 t[8], const __m256 q[8]) {
+    const __m256 u0 = _mm256_unpacklo_ps(q[0], q[1]), u1 = _mm256_unpackhi_ps(q[0], q[1]);
+    const __m256 u2 = _mm256_unpacklo_ps(q[2], q[3]), u3 = _mm256_unpackhi_ps(q[2], q[3]);
+    const __m256 u4 = _mm256_unpacklo_ps(q[4], q[5]), u5 = _mm256_unpackhi_ps(q[4], q[5]);
+    const __m256 u6 = _mm256_unpacklo_ps(q[6], q[7]), u7 = _mm256_unpackhi_ps(q[6], q[7]);
     const __m256 v0 = _mm256_shuffle_ps(u0, u2, 0x44), v1 = _mm256_shuffle_ps(u0, u2, 0xEE);
     const __m256 v2 = _mm256_shuffle_ps(u1, u3, 0x44), v3 = _mm256_shuffle_ps(u1, u3, 0xEE);
     const __m256 v4 = _mm256_shuffle_ps(u4, u6, 0x44), v5 = _mm256_shuffle_ps(u4, u6, 0xEE);
@@ -480,25 +468,41 @@ TENSOR_KIT_AVX2_ATTR_ static int64_t vd_rows_f32_avx2(char *acc, size_t acc_stri
     if (n >= 2 * TENSOR_REDUCTION_KIT_LANES) return 0; /* the lanes' form: fold's own AVX2 block */
     const char *a = vals[0], *b = vals[1];
     const int64_t sa = row_strides[0], sb = row_strides[1];
+    const __m256i mk = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(n % 8)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+    alignas(32) float p[8][2 * TENSOR_REDUCTION_KIT_LANES];
+    /* Rows of up to 32 elements: each block of eight products goes from the loads through
+     * registers to the additions. Longer rows: the eight rows' products are first written to p
+     * row after row, so that the rows (one after another in memory) are read in order rather
+     * than a piece of each row in turn: from DRAM rows of 48 and 63 ran 30% faster that way,
+     * rows of 32 and in cache all lengths 20-30% slower (docs/perf_log.md). */
+    const bool staged = n > 32;
     int64_t r0 = 0;
     for (; r0 + 8 <= nrows; r0 += 8) {
+        const char *ag = a + r0 * sa, *bg = b + r0 * sb;
+        for (int r = 0; r < 8 && staged; r++) {
+            const float *ar = (const float *)(ag + r * sa), *br = (const float *)(bg + r * sb);
+            int64_t k0 = 0;
+            for (; k0 + 8 <= n; k0 += 8)
+                _mm256_store_ps(&p[r][k0], _mm256_mul_ps(_mm256_loadu_ps(ar + k0), _mm256_loadu_ps(br + k0)));
+            if (k0 < n)
+                _mm256_store_ps(&p[r][k0],
+                                _mm256_mul_ps(_mm256_maskload_ps(ar + k0, mk), _mm256_maskload_ps(br + k0, mk)));
+        }
         __m256 s = vd_rows_load(acc + (size_t)r0 * acc_stride, acc_stride);
         for (int64_t k0 = 0; k0 < n; k0 += 8) {
             const int64_t m = n - k0 < 8 ? n - k0 : 8;
-            __m256 t[8];
-            vd_rows_products(t, a + r0 * sa, sa, b + r0 * sb, sb, k0, m);
-            if (m == 8) { /* written out: a loop to a run-time bound kept t on the stack */
-                s = _mm256_add_ps(s, t[0]);
-                s = _mm256_add_ps(s, t[1]);
-                s = _mm256_add_ps(s, t[2]);
-                s = _mm256_add_ps(s, t[3]);
-                s = _mm256_add_ps(s, t[4]);
-                s = _mm256_add_ps(s, t[5]);
-                s = _mm256_add_ps(s, t[6]);
-                s = _mm256_add_ps(s, t[7]);
-            } else {
-                for (int64_t i = 0; i < m; i++) s = _mm256_add_ps(s, t[i]);
+            __m256 q[8], t[8];
+            for (int r = 0; r < 8; r++) {
+                if (staged) {
+                    q[r] = _mm256_load_ps(&p[r][k0]);
+                } else {
+                    const float *ar = (const float *)(ag + r * sa) + k0, *br = (const float *)(bg + r * sb) + k0;
+                    q[r] = m == 8 ? _mm256_mul_ps(_mm256_loadu_ps(ar), _mm256_loadu_ps(br))
+                                  : _mm256_mul_ps(_mm256_maskload_ps(ar, mk), _mm256_maskload_ps(br, mk));
+                }
             }
+            vd_rows_turn(t, q);
+            for (int64_t i = 0; i < m; i++) s = _mm256_add_ps(s, t[i]);
         }
         vd_rows_store(acc + (size_t)r0 * acc_stride, acc_stride, s);
     }
