@@ -348,9 +348,11 @@ static int64_t user_short_rows(const user_ctx *c, char **data, const int64_t *st
 
 /* Inner rows (dim 0 reduced) of values dense along them through a built-in's fold_rows, which
  * folds many at once (short ones). Returns the outputs done. */
-static int64_t user_fold_rows(const user_ctx *c, char **data, const int64_t *strides, int64_t size0, int64_t size1) {
+static int64_t user_fold_rows(const user_ctx *c, char **data, const int64_t *strides, int64_t size0, int64_t size1,
+                              const tensor_iter_reduce_pos *pos) {
     const int nt = 1 + c->nin;
-    if (c->call->fold_rows == NULL || strides[0] != 0) return 0;
+    /* each row its own output (dim 1 kept): rows that continue one accumulator fold in turn */
+    if (c->call->fold_rows == NULL || strides[0] != 0 || pos->index_stride1 != 0) return 0;
     const void *rows[TENSOR_REDUCTION_MAX_INPUTS];
     for (int k = 0; k < c->nin; k++) {
         if (!c->plain[k] || strides[1 + k] != (int64_t)c->val_size) return 0;
@@ -363,7 +365,7 @@ static void user_loop(char **data, const int64_t *strides, int64_t size0, int64_
                       const tensor_iter_reduce_pos *pos, void *ctx) {
     const user_ctx *c = ctx;
     if (user_columns(c, data, strides, size0, size1, pos)) return;
-    int64_t done = user_fold_rows(c, data, strides, size0, size1);
+    int64_t done = user_fold_rows(c, data, strides, size0, size1, pos);
     if (done == size1) return;
     if (done == 0) done = user_short_rows(c, data, strides, size0, size1, pos);
     if (done == size1) return;
