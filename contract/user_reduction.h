@@ -115,11 +115,12 @@ typedef struct tensor_user_reduce_call {
     bool int_stored;
     /* A built-in's fold of many short rows at once (NULL for a user reduction): rows 0 ..
      * nrows - 1 of n values each, row r of input k at vals[k] + r * row_strides[k] bytes (values
-     * of the value type, dense along the row), each folded into its accumulator at acc + r *
-     * acc_stride exactly as fold folds that run alone. Returns how many rows it folded, a
-     * prefix (0 for rows of a length it does not take); the caller folds the rest. */
+     * of the value type, dense along the row, the reduced index of each row's first `first`),
+     * each folded into its accumulator at acc + r * acc_stride exactly as fold folds that run
+     * alone. Returns how many rows it folded, a prefix (0 for rows it does not take); the
+     * caller folds the rest. */
     int64_t (*fold_rows)(char *acc, size_t acc_stride, int64_t nrows, const void *const *vals,
-                         const int64_t *row_strides, int64_t n);
+                         const int64_t *row_strides, int64_t n, int64_t first);
     /* A built-in whose init writes zero bytes and whose project returns the accumulator as it
      * is (a sum of the value type): the driver sets and reads the accumulators itself instead of
      * a call per output. False for a user reduction. */

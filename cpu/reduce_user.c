@@ -358,7 +358,7 @@ static int64_t user_fold_rows(const user_ctx *c, char **data, const int64_t *str
         if (!c->plain[k] || strides[1 + k] != (int64_t)c->val_size) return 0;
         rows[k] = data[1 + k];
     }
-    return c->call->fold_rows(data[0], (size_t)strides[nt], size1, rows, strides + nt + 1, size0);
+    return c->call->fold_rows(data[0], (size_t)strides[nt], size1, rows, strides + nt + 1, size0, pos->index0);
 }
 
 static void user_loop(char **data, const int64_t *strides, int64_t size0, int64_t size1,

@@ -184,7 +184,7 @@ typedef struct explain_out {
 
 /* A built-in's float32 fold of many short rows (tensor_user_reduce_call.fold_rows). */
 typedef int64_t (*fold_rows_fn)(char *acc, size_t acc_stride, int64_t nrows, const void *const *vals,
-                                const int64_t *row_strides, int64_t n);
+                                const int64_t *row_strides, int64_t n, int64_t first);
 
 static tensor_status reduce_core(const tensor_reduction_def *def, const char *cuda_table, bool int_stored,
                                  fold_rows_fn rows_f32, bool plain_ends, const tensor_t *const *inputs, int ninputs, const int *dims, int ndims, bool keepdim,
@@ -464,10 +464,20 @@ TENSOR_KIT_AVX2_ATTR_ static inline void vd_rows_store(char *acc, size_t stride,
     for (int r = 0; r < 8; r++) memcpy(acc + (size_t)r * stride, &s8[r], sizeof(float));
 }
 TENSOR_KIT_AVX2_ATTR_ static int64_t vd_rows_f32_avx2(char *acc, size_t acc_stride, int64_t nrows,
-                                                      const void *const *vals, const int64_t *row_strides, int64_t n) {
-    if (n >= 2 * TENSOR_REDUCTION_KIT_LANES) return 0; /* the lanes' form: fold's own AVX2 block */
+                                                      const void *const *vals, const int64_t *row_strides, int64_t n,
+                                                      int64_t first) {
     const char *a = vals[0], *b = vals[1];
     const int64_t sa = row_strides[0], sb = row_strides[1];
+    if (n >= 2 * TENSOR_REDUCTION_KIT_LANES) { /* one block of the lanes' form a row: fold's own AVX2 block */
+        if (first % TENSOR_REDUCTION_BLOCK + n > TENSOR_REDUCTION_BLOCK) return 0;
+        for (int64_t r = 0; r < nrows; r++) {
+            float s;
+            memcpy(&s, acc + (size_t)r * acc_stride, sizeof s);
+            s = vd_block_f32_avx2(s, (const float *)(a + r * sa), (const float *)(b + r * sb), n);
+            memcpy(acc + (size_t)r * acc_stride, &s, sizeof s);
+        }
+        return nrows;
+    }
     const __m256i mk = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(n % 8)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
     alignas(32) float p[8][2 * TENSOR_REDUCTION_KIT_LANES];
     /* Rows of up to 32 elements: each block of eight products goes from the loads through
