@@ -235,8 +235,8 @@ __attribute__((noinline)) static void user_blocks(const user_ctx *c, char **data
      * 256-element tiles made a user sum 1.5x slower than tensor_sum. Dense 16-bit floats go
      * whole to fold_stored: converting through a buffer cost a store and a reload per element,
      * and the conversion was not in the user's vectorised loop. Decided once for the block of
-     * rows (the strides are the block's): on rows of a hundred floats, deciding it again for
-     * every row was a tenth of the row's time in cache (docs/perf_log.md). */
+     * rows (the strides are the block's): deciding it again for every row showed in the time of
+     * rows of a hundred floats (docs/perf_log.md). */
     if (strides[0] == 0) {
         bool in_place = true, stored = c->use_stored;
         for (int k = 0; k < c->nin; k++) {

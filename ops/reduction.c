@@ -483,8 +483,8 @@ TENSOR_KIT_AVX2_ATTR_ static int64_t vd_rows_f32_avx2(char *acc, size_t acc_stri
     /* Rows of up to 32 elements: each block of eight products goes from the loads through
      * registers to the additions. Longer rows: the eight rows' products are first written to p
      * row after row, so that the rows (one after another in memory) are read in order rather
-     * than a piece of each row in turn: from DRAM rows of 48 and 63 ran 30% faster that way,
-     * rows of 32 and in cache all lengths 20-30% slower (docs/perf_log.md). */
+     * than a piece of each row in turn: faster from DRAM for rows of 48 and 63, slower for rows
+     * of 32 and for every length in cache (docs/perf_log.md). */
     const bool staged = n > 32;
     int64_t r0 = 0;
     for (; r0 + 8 <= nrows; r0 += 8) {
