@@ -383,13 +383,16 @@ static void user_combine(void *acc, const void *later, int64_t n, void *ctx) {
 
 static void user_project(char **data, const int64_t *strides, int64_t size0, int64_t size1, void *ctx) {
     const user_ctx *c = ctx;
-    if (c->call->plain_ends && c->call->value == TENSOR_REDUCTION_F32 && c->out_dtype == TENSOR_FLOAT32) {
-        /* the accumulator is the float32 result: copied, not a project call and a dtype switch
-         * per output, which on rows of 32 took as long as the rows' fold (docs/perf_log.md) */
+    const tensor_reduction_value value = c->call->value;
+    if (c->call->plain_ends && ((value == TENSOR_REDUCTION_F32 && c->out_dtype == TENSOR_FLOAT32) ||
+                                (value == TENSOR_REDUCTION_F64 && c->out_dtype == TENSOR_FLOAT64) ||
+                                (value == TENSOR_REDUCTION_I64 && c->out_dtype == TENSOR_INT64))) {
+        /* the accumulator is the result: copied, not a project call and a dtype switch per
+         * output, which on rows of 32 took as long as the rows' fold (docs/perf_log.md) */
+        const size_t size = value == TENSOR_REDUCTION_F32 ? sizeof(float) : 8;
         for (int64_t j = 0; j < size1; j++)
             for (int64_t i = 0; i < size0; i++)
-                memcpy(data[0] + i * strides[0] + j * strides[2], data[1] + i * strides[1] + j * strides[3],
-                       sizeof(float));
+                memcpy(data[0] + i * strides[0] + j * strides[2], data[1] + i * strides[1] + j * strides[3], size);
         return;
     }
     for (int64_t j = 0; j < size1; j++)

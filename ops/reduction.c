@@ -182,12 +182,12 @@ typedef struct explain_out {
     int64_t len;
 } explain_out;
 
-/* A built-in's float32 fold of many short rows (tensor_user_reduce_call.fold_rows). */
+/* A built-in's fold of many rows (tensor_user_reduce_call.fold_rows), one per value type. */
 typedef int64_t (*fold_rows_fn)(char *acc, size_t acc_stride, int64_t nrows, const void *const *vals,
                                 const int64_t *row_strides, int64_t n, int64_t first);
 
 static tensor_status reduce_core(const tensor_reduction_def *def, const char *cuda_table, bool int_stored,
-                                 fold_rows_fn rows_f32, bool plain_ends, const tensor_t *const *inputs, int ninputs, const int *dims, int ndims, bool keepdim,
+                                 const fold_rows_fn *rows, bool plain_ends, const tensor_t *const *inputs, int ninputs, const int *dims, int ndims, bool keepdim,
                                  tensor_dtype dtype, tensor_t **out, const char *func, explain_out *ex) {
     if (inputs == NULL) return tensor_error(TENSOR_ERR_INVALID_ARGUMENT, "%s: argument 'inputs' is NULL", func);
     if (ninputs != def->ninputs)
@@ -297,7 +297,7 @@ static tensor_status reduce_core(const tensor_reduction_def *def, const char *cu
         if (st == TENSOR_OK) {
             tensor_user_reduce_call call = {def->name, &def->fns[value], value, def->acc_size, def->user,
                                             plan.reduced_numel, cuda_table, int_stored,
-                                            value == TENSOR_REDUCTION_F32 ? rows_f32 : NULL, plain_ends};
+                                            rows != NULL ? rows[value] : NULL, plain_ends};
             tensor_kernel_params params = {0};
             params.reduction = &call;
             if (ex == NULL) {
@@ -518,9 +518,64 @@ TENSOR_KIT_AVX2_ATTR_ static int64_t vd_rows_f32_avx2(char *acc, size_t acc_stri
     }
     return r0;
 }
+/* The same for float64 rows under 64 elements: four rows a vector, their products turned 4 x 4. */
+TENSOR_KIT_AVX2_ATTR_ static int64_t vd_rows_f64_avx2(char *acc, size_t acc_stride, int64_t nrows,
+                                                      const void *const *vals, const int64_t *row_strides, int64_t n,
+                                                      int64_t first) {
+    (void)first;
+    if (n >= 2 * TENSOR_REDUCTION_KIT_LANES) return 0;
+    const char *a = vals[0], *b = vals[1];
+    const int64_t sa = row_strides[0], sb = row_strides[1];
+    const __m256i mk = _mm256_cmpgt_epi64(_mm256_set1_epi64x(n % 4), _mm256_setr_epi64x(0, 1, 2, 3));
+    int64_t r0 = 0;
+    for (; r0 + 4 <= nrows; r0 += 4) {
+        double s4[4];
+        for (int r = 0; r < 4; r++) memcpy(&s4[r], acc + (size_t)(r0 + r) * acc_stride, sizeof(double));
+        __m256d s = _mm256_setr_pd(s4[0], s4[1], s4[2], s4[3]);
+        for (int64_t k0 = 0; k0 < n; k0 += 4) {
+            const int64_t m = n - k0 < 4 ? n - k0 : 4;
+            __m256d q[4];
+            for (int r = 0; r < 4; r++) {
+                const double *ar = (const double *)(a + (r0 + r) * sa) + k0, *br = (const double *)(b + (r0 + r) * sb) + k0;
+                q[r] = m == 4 ? _mm256_mul_pd(_mm256_loadu_pd(ar), _mm256_loadu_pd(br))
+                              : _mm256_mul_pd(_mm256_maskload_pd(ar, mk), _mm256_maskload_pd(br, mk));
+            }
+            /* 4 x 4 transpose: t[i] lane r = q[r] lane i */
+            const __m256d u0 = _mm256_unpacklo_pd(q[0], q[1]), u1 = _mm256_unpackhi_pd(q[0], q[1]);
+            const __m256d u2 = _mm256_unpacklo_pd(q[2], q[3]), u3 = _mm256_unpackhi_pd(q[2], q[3]);
+            const __m256d t[4] = {_mm256_permute2f128_pd(u0, u2, 0x20), _mm256_permute2f128_pd(u1, u3, 0x20),
+                                  _mm256_permute2f128_pd(u0, u2, 0x31), _mm256_permute2f128_pd(u1, u3, 0x31)};
+            for (int64_t i = 0; i < m; i++) s = _mm256_add_pd(s, t[i]);
+        }
+        _mm256_storeu_pd(s4, s);
+        for (int r = 0; r < 4; r++) memcpy(acc + (size_t)(r0 + r) * acc_stride, &s4[r], sizeof(double));
+    }
+    return r0;
+}
 #else
 #define vd_fold_f32_avx2 vd_f32.fold
 #endif
+
+/* int64 rows of any length: products and sums wrap, so any order gives fold's bits; four
+ * running sums a row instead of fold's call (and its chain) per row. */
+static int64_t vd_rows_i64(char *acc, size_t acc_stride, int64_t nrows, const void *const *vals,
+                           const int64_t *row_strides, int64_t n, int64_t first) {
+    (void)first;
+    const char *a = vals[0], *b = vals[1];
+    for (int64_t r = 0; r < nrows; r++) {
+        const int64_t *ar = (const int64_t *)(a + r * row_strides[0]), *br = (const int64_t *)(b + r * row_strides[1]);
+        uint64_t s[4] = {0, 0, 0, 0};
+        int64_t i = 0;
+        for (; i + 4 <= n; i += 4)
+            for (int k = 0; k < 4; k++) s[k] += (uint64_t)ar[i + k] * (uint64_t)br[i + k];
+        for (; i < n; i++) s[0] += (uint64_t)ar[i] * (uint64_t)br[i];
+        int64_t v;
+        memcpy(&v, acc + (size_t)r * acc_stride, sizeof v);
+        v = (int64_t)((uint64_t)v + (s[0] + s[1]) + (s[2] + s[3]));
+        memcpy(acc + (size_t)r * acc_stride, &v, sizeof v);
+    }
+    return nrows;
+}
 
 /* The rounded-product forms: the product goes through the inputs' dtype first. */
 static float round_to(tensor_dtype d, float v) {
@@ -795,11 +850,14 @@ tensor_t *tensor_vecdot(const tensor_t *a, const tensor_t *b, int dim) {
     const tensor_t *in[2] = {a, b};
     tensor_t *out = NULL;
     /* On CUDA the "vecdot" kernels of the reduction engine: the same fused pass. */
+    fold_rows_fn rows[TENSOR_REDUCTION_NUM_VALUES] = {NULL};
 #if TENSOR_KIT_AVX2_COPY_
-    const fold_rows_fn rows = exact && vd_have_avx2() ? vd_rows_f32_avx2 : NULL;
-#else
-    const fold_rows_fn rows = NULL;
+    if (exact && vd_have_avx2()) {
+        rows[TENSOR_REDUCTION_F32] = vd_rows_f32_avx2;
+        rows[TENSOR_REDUCTION_F64] = vd_rows_f64_avx2;
+    }
 #endif
+    if (exact) rows[TENSOR_REDUCTION_I64] = vd_rows_i64;
     /* every form: identity zero, project the sum itself */
     if (reduce_core(&def, "vecdot", true, rows, true, in, 2, &dim, 1, false, TENSOR_DTYPE_DEFAULT, &out, func, NULL) != TENSOR_OK)
         return NULL;

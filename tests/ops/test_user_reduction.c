@@ -1259,6 +1259,74 @@ static void test_vecdot_short_rows(void **state) {
     tensor_set_num_threads(saved);
 }
 
+/* float64 and int64 vecdot over many rows: float64 rows of under 64 elements go four at a time
+ * through vecdot's fold_rows (AVX2) where the CPU has it, int64 rows of any length through its
+ * fold_rows (four running sums: integer sums wrap, so any order gives the same bits). A float64
+ * output must equal the same row reduced alone (a [1, m] view: one fold call) bit for bit, an
+ * int64 one the wrapped sum computed here; 1 and 4 threads, dense and strided rows; the int64
+ * values are large enough that the products and sums wrap. */
+static void test_vecdot_rows_f64_i64(void **state) {
+    (void)state;
+    const int saved = tensor_get_num_threads();
+    const int64_t lens[9] = {1, 3, 4, 5, 13, 32, 63, 100, 2049}, rows = 203;
+    const tensor_dtype dts[2] = {TENSOR_FLOAT64, TENSOR_INT64};
+    uint64_t x = 4242;
+    for (int d = 0; d < 2; d++) {
+        for (int l = 0; l < 9; l++) {
+            for (int strided = 0; strided < 2; strided++) {
+                const int64_t m = lens[l], w = m + 3 * strided, sh[2] = {rows, w};
+                tensor_t *a0 = tensor_empty(2, sh, dts[d], tensor_cpu()), *b0 = tensor_empty(2, sh, dts[d], tensor_cpu());
+                assert_true(a0 && b0);
+                for (int64_t i = 0; i < rows * w; i++) {
+                    const double u = next_uniform(&x) - 0.5, v = next_uniform(&x) - 0.5;
+                    if (dts[d] == TENSOR_FLOAT64) {
+                        ((double *)tensor_data(a0))[i] = u * (i % 5 == 0 ? 1e6 : 1.0);
+                        ((double *)tensor_data(b0))[i] = v;
+                    } else {
+                        ((int64_t *)tensor_data(a0))[i] = (int64_t)(u * 9.0e18);
+                        ((int64_t *)tensor_data(b0))[i] = (int64_t)(v * 4.0e6) * 1000003;
+                    }
+                }
+                tensor_t *a = tensor_narrow(a0, 1, strided, m), *b = tensor_narrow(b0, 1, 0, m);
+                assert_true(a && b);
+                tensor_t *res[2];
+                for (int t = 0; t < 2; t++) {
+                    tensor_set_num_threads(t == 0 ? 1 : 4);
+                    res[t] = tensor_vecdot(a, b, 1);
+                    if (res[t] == NULL) fail_msg("%s", tensor_last_error());
+                }
+                char what[64];
+                snprintf(what, sizeof what, "%s rows of %lld%s", tensor_dtype_name(dts[d]), (long long)m,
+                         strided ? ", strided" : "");
+                expect_same_bits(res[0], res[1], what);
+                for (int64_t r = 0; r < rows; r++) {
+                    if (dts[d] == TENSOR_INT64) { /* the wrapped sum, computed here */
+                        const int64_t *pa = (const int64_t *)tensor_data(a0) + r * w + strided,
+                                      *pb = (const int64_t *)tensor_data(b0) + r * w;
+                        uint64_t want = 0;
+                        for (int64_t i = 0; i < m; i++) want += (uint64_t)pa[i] * (uint64_t)pb[i];
+                        const int64_t got = ((const int64_t *)tensor_data(res[0]))[r];
+                        if ((uint64_t)got != want) fail_msg("%s: row %lld: %lld, want %lld", what, (long long)r,
+                                                             (long long)got, (long long)want);
+                        continue;
+                    }
+                    tensor_t *ar = tensor_narrow(a, 0, r, 1), *br = tensor_narrow(b, 0, r, 1);
+                    tensor_t *one = ar && br ? tensor_vecdot(ar, br, 1) : NULL;
+                    assert_non_null(one);
+                    if (memcmp((const char *)tensor_data(res[0]) + r * 8, tensor_data(one), 8) != 0)
+                        fail_msg("%s: row %lld differs from the row alone", what, (long long)r);
+                    tensor_release(one);
+                    tensor_release(ar);
+                    tensor_release(br);
+                }
+                tensor_t *all[6] = {a0, b0, a, b, res[0], res[1]};
+                for (int i = 0; i < 6; i++) tensor_release(all[i]);
+            }
+        }
+    }
+    tensor_set_num_threads(saved);
+}
+
 static const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_abs_sum_matches_norm1),
     cmocka_unit_test(test_integer_sum_and_rules),
@@ -1275,6 +1343,7 @@ static const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_vecdot),
     cmocka_unit_test(test_vecdot_constant_along_row),
     cmocka_unit_test(test_vecdot_short_rows),
+    cmocka_unit_test(test_vecdot_rows_f64_i64),
     cmocka_unit_test(test_vecdot_integer_widths),
     cmocka_unit_test(test_vecdot_narrow_long_columns),
     cmocka_unit_test(test_vecdot_f32_block_bits),
