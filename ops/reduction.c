@@ -518,14 +518,63 @@ TENSOR_KIT_AVX2_ATTR_ static int64_t vd_rows_f32_avx2(char *acc, size_t acc_stri
     }
     return r0;
 }
-/* The same for float64 rows under 64 elements: four rows a vector, their products turned 4 x 4. */
+/* float64 vecdot over one block of the kit (64 <= n elements, within one multiple of
+ * TENSOR_REDUCTION_BLOCK): vd_block_f32_avx2's scheme for doubles. Lane q (element i % 32) is
+ * lane q % 4 of l[q / 4]; the tail joins the first lanes; the kit's tree: hadd pairs lanes
+ * (2j, 2j + 1) of two vectors (results in the order 0 2 1 3), the halves' sums pair those, and
+ * two more hadds finish it. */
+TENSOR_KIT_AVX2_ATTR_ static inline double vd_block_f64_avx2(double s, const double *a, const double *b, int64_t n) {
+    __m256d l[8];
+    for (int k = 0; k < 8; k++) l[k] = _mm256_setzero_pd();
+    int64_t i = 0;
+    for (; i + 32 <= n; i += 32)
+        for (int k = 0; k < 8; k++)
+            l[k] = _mm256_add_pd(l[k], _mm256_mul_pd(_mm256_loadu_pd(a + i + 4 * k), _mm256_loadu_pd(b + i + 4 * k)));
+    const int64_t t = n - i; /* 0 .. 31 tail elements, into lanes 0 .. t - 1 */
+    const __m256i lane = _mm256_setr_epi64x(0, 1, 2, 3);
+    for (int k = 0; k < 8 && 4 * k < t; k++) {
+        const __m256i m = _mm256_cmpgt_epi64(_mm256_set1_epi64x(t - 4 * k), lane);
+        const __m256d p = _mm256_mul_pd(_mm256_maskload_pd(a + i + 4 * k, m), _mm256_maskload_pd(b + i + 4 * k, m));
+        l[k] = _mm256_blendv_pd(l[k], _mm256_add_pd(l[k], p), _mm256_castsi256_pd(m));
+    }
+    __m128d p8[4]; /* t8 pairs: (t8_{2c}, t8_{2c+1}) */
+    for (int c = 0; c < 4; c++) {
+        const __m256d h = _mm256_hadd_pd(l[2 * c], l[2 * c + 1]); /* t16: 4c, 4c + 2, 4c + 1, 4c + 3 */
+        p8[c] = _mm_add_pd(_mm256_castpd256_pd128(h), _mm256_extractf128_pd(h, 1));
+    }
+    const __m128d q = _mm_hadd_pd(_mm_hadd_pd(p8[0], p8[1]), _mm_hadd_pd(p8[2], p8[3]));
+    return s + _mm_cvtsd_f64(_mm_hadd_pd(q, q));
+}
+/* vd_f64's fold with AVX2 (chosen once, as vd_fold_f32_avx2): one block through
+ * vd_block_f64_avx2, everything else through the kit's. */
+TENSOR_KIT_AVX2_ATTR_ static void vd_fold_f64_avx2(void *acc, const void *const *vals, int64_t n, int64_t first,
+                                                  const void *user) {
+    if (n >= 2 * TENSOR_REDUCTION_KIT_LANES && first % TENSOR_REDUCTION_BLOCK + n <= TENSOR_REDUCTION_BLOCK) {
+        double s;
+        memcpy(&s, acc, sizeof s);
+        s = vd_block_f64_avx2(s, vals[0], vals[1], n);
+        memcpy(acc, &s, sizeof s);
+        return;
+    }
+    vd_f64.fold(acc, vals, n, first, user);
+}
+/* The same for float64 rows under 64 elements: four rows a vector, their products turned 4 x 4;
+ * rows of one block one after another through vd_block_f64_avx2. */
 TENSOR_KIT_AVX2_ATTR_ static int64_t vd_rows_f64_avx2(char *acc, size_t acc_stride, int64_t nrows,
                                                       const void *const *vals, const int64_t *row_strides, int64_t n,
                                                       int64_t first) {
-    (void)first;
-    if (n >= 2 * TENSOR_REDUCTION_KIT_LANES) return 0;
     const char *a = vals[0], *b = vals[1];
     const int64_t sa = row_strides[0], sb = row_strides[1];
+    if (n >= 2 * TENSOR_REDUCTION_KIT_LANES) { /* one block of the lanes' form a row */
+        if (first % TENSOR_REDUCTION_BLOCK + n > TENSOR_REDUCTION_BLOCK) return 0;
+        for (int64_t r = 0; r < nrows; r++) {
+            double s;
+            memcpy(&s, acc + (size_t)r * acc_stride, sizeof s);
+            s = vd_block_f64_avx2(s, (const double *)(a + r * sa), (const double *)(b + r * sb), n);
+            memcpy(acc + (size_t)r * acc_stride, &s, sizeof s);
+        }
+        return nrows;
+    }
     const __m256i mk = _mm256_cmpgt_epi64(_mm256_set1_epi64x(n % 4), _mm256_setr_epi64x(0, 1, 2, 3));
     int64_t r0 = 0;
     for (; r0 + 4 <= nrows; r0 += 4) {
@@ -554,6 +603,7 @@ TENSOR_KIT_AVX2_ATTR_ static int64_t vd_rows_f64_avx2(char *acc, size_t acc_stri
 }
 #else
 #define vd_fold_f32_avx2 vd_f32.fold
+#define vd_fold_f64_avx2 vd_f64.fold
 #endif
 
 /* int64 rows of any length: products and sums wrap, so any order gives fold's bits; four
@@ -836,6 +886,7 @@ tensor_t *tensor_vecdot(const tensor_t *a, const tensor_t *b, int dim) {
     const bool exact = d == TENSOR_FLOAT32 || d == TENSOR_FLOAT64 || d == TENSOR_INT64;
     tensor_reduction_def def = {"vecdot", 2, sizeof(double), TENSOR_REDUCTION_DTYPE_SUM, true, {{0}}, &d};
     def.fns[TENSOR_REDUCTION_F64] = vd_f64;
+    def.fns[TENSOR_REDUCTION_F64].fold = vd_have_avx2() ? vd_fold_f64_avx2 : vd_f64.fold;
     def.fns[TENSOR_REDUCTION_F32] = vd_f32;
     def.fns[TENSOR_REDUCTION_F32].fold = vd_have_avx2() ? vd_fold_f32_avx2 : vd_f32.fold;
     def.fns[TENSOR_REDUCTION_I64] = vd_i64;

@@ -1079,36 +1079,43 @@ static void test_vecdot_narrow_long_columns(void **state) {
     free(v);
 }
 
-/* float32 vecdot of rows of 64 to 4100 elements (one block of the kit, with and without a tail
- * of the lanes, and several blocks) against the same values over dim 0 of the transposed
- * copies (the kit's fold_columns, separate code): the same bits, on 1 and 2 threads. Values of
- * mixed signs and magnitudes, so that the order of the additions shows. */
+/* float32 and float64 vecdot of rows of 64 to 4100 elements (one block of the kit, with and
+ * without a tail of the lanes, and several blocks) against the same values over dim 0 of the
+ * transposed copies (the kit's fold_columns, separate code from the rows' AVX2 blocks): the
+ * same bits, on 1 and 2 threads. Values of mixed signs and magnitudes, so that the order of the
+ * additions shows. */
 static void test_vecdot_f32_block_bits(void **state) {
     (void)state;
     const int64_t lens[11] = {64, 65, 95, 100, 127, 128, 200, 1000, 2047, 2048, 4100}, rows = 37;
     const int saved = tensor_get_num_threads();
-    for (int l = 0; l < 11; l++) {
-        const int64_t m = lens[l];
-        tensor_t *fa = rand_cpu(2, (int64_t[]){rows, m}, 1500 + (uint64_t)l, TENSOR_FLOAT32);
-        tensor_t *fb = rand_cpu(2, (int64_t[]){rows, m}, 1600 + (uint64_t)l, TENSOR_FLOAT32);
-        assert_true(fa && fb);
-        float *pa = tensor_data(fa);
-        for (int64_t i = 0; i < rows * m; i++) pa[i] = (pa[i] - 0.5f) * (i % 7 == 0 ? 1e4f : 1.0f);
-        tensor_t *at = tensor_transpose(fa, 0, 1), *bt = tensor_transpose(fb, 0, 1);
-        tensor_t *atc = tensor_contiguous(at), *btc = tensor_contiguous(bt);
-        assert_true(at && bt && atc && btc);
-        for (int th = 1; th <= 2; th++) {
-            tensor_set_num_threads(th);
-            tensor_t *r = tensor_vecdot(fa, fb, 1), *c = tensor_vecdot(atc, btc, 0);
-            if (!r || !c) fail_msg("%s", tensor_last_error());
-            char what[64];
-            snprintf(what, sizeof what, "rows of %lld, %d threads", (long long)m, th);
-            expect_same_bits(c, r, what);
-            tensor_release(r);
-            tensor_release(c);
+    for (int d = 0; d < 2; d++) {
+        const tensor_dtype dt = d == 0 ? TENSOR_FLOAT32 : TENSOR_FLOAT64;
+        for (int l = 0; l < 11; l++) {
+            const int64_t m = lens[l];
+            tensor_t *fa = rand_cpu(2, (int64_t[]){rows, m}, 1500 + (uint64_t)l, dt);
+            tensor_t *fb = rand_cpu(2, (int64_t[]){rows, m}, 1600 + (uint64_t)l, dt);
+            assert_true(fa && fb);
+            for (int64_t i = 0; i < rows * m; i++) {
+                const double scale = i % 7 == 0 ? 1e4 : 1.0;
+                if (d == 0) ((float *)tensor_data(fa))[i] = (((float *)tensor_data(fa))[i] - 0.5f) * (float)scale;
+                else ((double *)tensor_data(fa))[i] = (((double *)tensor_data(fa))[i] - 0.5) * scale;
+            }
+            tensor_t *at = tensor_transpose(fa, 0, 1), *bt = tensor_transpose(fb, 0, 1);
+            tensor_t *atc = tensor_contiguous(at), *btc = tensor_contiguous(bt);
+            assert_true(at && bt && atc && btc);
+            for (int th = 1; th <= 2; th++) {
+                tensor_set_num_threads(th);
+                tensor_t *r = tensor_vecdot(fa, fb, 1), *c = tensor_vecdot(atc, btc, 0);
+                if (!r || !c) fail_msg("%s", tensor_last_error());
+                char what[64];
+                snprintf(what, sizeof what, "%s rows of %lld, %d threads", tensor_dtype_name(dt), (long long)m, th);
+                expect_same_bits(c, r, what);
+                tensor_release(r);
+                tensor_release(c);
+            }
+            tensor_t *const ts[6] = {fa, fb, at, bt, atc, btc};
+            for (int i = 0; i < 6; i++) tensor_release(ts[i]);
         }
-        tensor_t *const ts[6] = {fa, fb, at, bt, atc, btc};
-        for (int i = 0; i < 6; i++) tensor_release(ts[i]);
     }
     tensor_set_num_threads(saved);
 }
