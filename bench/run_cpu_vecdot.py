@@ -11,7 +11,15 @@ np.vecdot (numpy >= 2: one pass, no product array) and (a * b).sum(axis) (the pr
 then summed). numpy is single-threaded here (the BLAS thread variables are set to 1 before it
 loads), so the comparison that matters is ours with one thread. Prints a markdown table.
 --sweep runs SWEEP instead: shapes and dtypes the CPU paths were not tuned on, to find where
-they fall behind. Requires numpy."""
+they fall behind. Requires numpy.
+
+--inprocess LIB times ours and numpy in this one process instead, on the same arrays: ours
+through ctypes on LIB (a shared libtinytensor, e.g. a Release build's libtinytensor.so) with one
+thread, on views of numpy's memory (tensor_from_blob), np.vecdot and (a * b).sum beside it;
+every round flushes (the same 64 MiB write) before each of the three, the order rotating,
+median of the rounds.
+The VM's speed drifts between the C program's run and numpy's by up to 30%, which the separate
+runs put in the ratio; this mode does not. Cases whose dtype numpy lacks are left out."""
 import argparse
 import os
 import statistics
@@ -99,14 +107,96 @@ def time_numpy(f, min_time):
     return statistics.median(t)
 
 
+# tensor_dtype values (runtime/dtype.h; fixed forever)
+DTYPE_CODES = {"uint8": 1, "int8": 2, "int16": 3, "int32": 4, "int64": 5, "float16": 6, "float32": 8, "float64": 9}
+
+
+def inprocess(lib_path, cases, min_time):
+    import ctypes
+
+    lib = ctypes.CDLL(lib_path)
+    vp, i64p = ctypes.c_void_p, ctypes.POINTER(ctypes.c_int64)
+
+    class Device(ctypes.Structure):
+        _fields_ = [("type", ctypes.c_int), ("index", ctypes.c_int)]
+
+    lib.tensor_from_blob.restype = vp
+    lib.tensor_from_blob.argtypes = [vp, ctypes.c_int, i64p, i64p, ctypes.c_int, Device, vp, vp]
+    lib.tensor_vecdot.restype = vp
+    lib.tensor_vecdot.argtypes = [vp, vp, ctypes.c_int]
+    lib.tensor_release.argtypes = [vp]
+    lib.tensor_last_error.restype = ctypes.c_char_p
+    lib.tensor_set_num_threads.argtypes = [ctypes.c_int]
+    lib.tensor_set_num_threads(1)
+
+    def view(x):
+        n = x.ndim
+        sizes = (ctypes.c_int64 * n)(*x.shape)
+        strides = (ctypes.c_int64 * n)(*(st // x.itemsize for st in x.strides))
+        t = lib.tensor_from_blob(x.ctypes.data, n, sizes, strides, DTYPE_CODES[str(x.dtype)], Device(0, 0), None, None)
+        if not t:
+            raise RuntimeError(lib.tensor_last_error().decode())
+        return t
+
+    rng = np.random.default_rng(0)
+    flush = np.zeros(64 << 20, np.uint8)
+    print("| case (a x b, dim) | MB | ours ms (1 thread) | np.vecdot ms | (a * b).sum ms | ours vs numpy's best |")
+    print("|---|---:|---:|---:|---:|---:|")
+    for sa, sb, dim, dt in cases:
+        if dt not in DTYPE_CODES:
+            continue
+        a, b = make(rng, sa, dt), make(rng, sb, dt)
+        va, vb = view(a), view(b)
+
+        def ours():
+            r = lib.tensor_vecdot(va, vb, dim)
+            if not r:
+                raise RuntimeError(lib.tensor_last_error().decode())
+            lib.tensor_release(r)
+
+        # as main(): numpy's axis counted from the end of the broadcast shape, a size-1 input
+        # given as a stride-0 view of the full shape
+        full = np.broadcast_shapes(a.shape, b.shape)
+        ax = dim - len(full)
+        na = a if a.ndim == len(full) and a.shape[ax] == full[ax] else np.broadcast_to(a, full)
+        nb = b if b.ndim == len(full) and b.shape[ax] == full[ax] else np.broadcast_to(b, full)
+
+        fns = [ours, lambda: np.vecdot(na, nb, axis=ax), lambda: (a * b).sum(axis=ax)]
+
+        def timed(f):
+            flush[::64] += 1
+            t0 = time.perf_counter()
+            f()
+            return time.perf_counter() - t0
+
+        times, rounds, r = [[], [], []], 5, 0
+        while r < rounds:
+            for j in range(3):  # the order rotates every round
+                i = (j + r) % 3
+                times[i].append(timed(fns[i]))
+            if r == 0:
+                rounds = max(5, min(200, int(min_time / max(sum(t[0] for t in times), 1e-9))))
+            r += 1
+        lib.tensor_release(va)
+        lib.tensor_release(vb)
+        mo, mv, ms = (statistics.median(t) * 1e3 for t in times)
+        a_name = ("a.T " + sa[1:]) if isinstance(sa, str) else str(list(sa))
+        name = f"{dt} {a_name} x {list(sb)}, {dim}"
+        print(f"| {name} | {(a.nbytes + b.nbytes) / 1e6:.0f} | {mo:.3f} | {mv:.3f} | {ms:.3f} | {min(mv, ms) / mo:.2f}x |",
+              flush=True)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--build-dir", default=os.path.join(REPO, "build-bench"))
     ap.add_argument("--min-time", type=float, default=1.0)
     ap.add_argument("--no-build", action="store_true")
     ap.add_argument("--sweep", action="store_true", help="the SWEEP shapes instead of CASES")
+    ap.add_argument("--inprocess", metavar="LIB", help="time ours through ctypes on LIB, in this process")
     args = ap.parse_args()
     cases = SWEEP if args.sweep else CASES
+    if args.inprocess:
+        return inprocess(args.inprocess, cases, args.min_time)
     if not args.no_build:
         build(args.build_dir)
     exe = os.path.join(args.build_dir, "bench", "bench_cpu_vecdot")
