@@ -409,30 +409,42 @@ static bool vd_have_avx2(void) { return TENSOR_KIT_HAS_AVX2_(); }
 #define vd_block_f32_avx2(s, a, b, n) (s)
 #define vd_have_avx2() false
 #endif
-/* vd_f32's fold where the CPU has AVX2 (chosen once, when vecdot is planned), with a single
- * block of 64 elements or more through vd_block_f32_avx2 (the same bits), everything else
- * through the kit's. Compiled for AVX2 itself, so that the block is inlined: a row of a hundred
- * elements is a call, not three. */
-#if TENSOR_KIT_AVX2_COPY_
-TENSOR_KIT_AVX2_ATTR_ static void vd_fold_f32_avx2(void *acc, const void *const *vals, int64_t n, int64_t first,
-                                                  const void *user) {
-    if (n >= 2 * TENSOR_REDUCTION_KIT_LANES && first % TENSOR_REDUCTION_BLOCK + n <= TENSOR_REDUCTION_BLOCK) {
-        float s;
-        memcpy(&s, acc, sizeof s);
-        s = vd_block_f32_avx2(s, vals[0], vals[1], n);
-        memcpy(acc, &s, sizeof s);
-        return;
+/* NAME: KIT's fold (the float32 or float64 vecdot) where the CPU has AVX2 (chosen once, when
+ * vecdot is planned), with a single block of 64 elements or more through BLOCK (the same bits),
+ * everything else through the kit's. Compiled for AVX2 itself, so that the block is inlined: a
+ * row of a hundred elements is a call, not three. */
+#define VD_FOLD_AVX2(NAME, T, BLOCK, KIT)                                                                       \
+    TENSOR_KIT_AVX2_ATTR_ static void NAME(void *acc, const void *const *vals, int64_t n, int64_t first,           \
+                                           const void *user) {                                                   \
+        if (n >= 2 * TENSOR_REDUCTION_KIT_LANES && first % TENSOR_REDUCTION_BLOCK + n <= TENSOR_REDUCTION_BLOCK) { \
+            T s;                                                                                                 \
+            memcpy(&s, acc, sizeof s);                                                                           \
+            s = BLOCK(s, vals[0], vals[1], n);                                                                   \
+            memcpy(acc, &s, sizeof s);                                                                           \
+            return;                                                                                              \
+        }                                                                                                        \
+        KIT.fold(acc, vals, n, first, user);                                                                     \
     }
-    vd_f32.fold(acc, vals, n, first, user);
-}
+#if TENSOR_KIT_AVX2_COPY_
+VD_FOLD_AVX2(vd_fold_f32_avx2, float, vd_block_f32_avx2, vd_f32)
 
-/* Short float32 rows (n < 2 * TENSOR_REDUCTION_KIT_LANES, else none: the kit folds such a run in order,
- * acc + a0 * b0, then + a1 * b1, ...), eight at a time: their products computed along the rows,
- * eight elements at a time, turned 8 x 8 in registers so that lane r holds row r's product, and
- * added in order, one vector add for eight rows' additions: the same operations in the same
- * order for every row, so the same bits as fold. Folding each row alone is one chain of
- * dependent additions a row; the generic path for rows of up to 32 moved both inputs through a
- * transposing buffer first (docs/perf_log.md). Returns the rows done (whole groups of eight). */
+/* Rows of 64 elements or more that lie in one block of the kit (every row from reduced index
+ * `first`), row r of input k at vals[k] + r * row_strides[k] (T values): each through BLOCK, the
+ * fold's own AVX2 block, one after another in one call (not the driver's fold call a row);
+ * `return 0` (the caller folds them) for rows past a block. The test is made once for all. */
+#define VD_BLOCK_ROWS(T, BLOCK)                                                                                \
+    do {                                                                                                       \
+        if (first % TENSOR_REDUCTION_BLOCK + n > TENSOR_REDUCTION_BLOCK) return 0;                             \
+        for (int64_t r_ = 0; r_ < nrows; r_++) {                                                               \
+            T s_;                                                                                              \
+            memcpy(&s_, acc + (size_t)r_ * acc_stride, sizeof s_);                                             \
+            s_ = BLOCK(s_, (const T *)((const char *)vals[0] + r_ * row_strides[0]),                           \
+                       (const T *)((const char *)vals[1] + r_ * row_strides[1]), n);                           \
+            memcpy(acc + (size_t)r_ * acc_stride, &s_, sizeof s_);                                             \
+        }                                                                                                      \
+        return nrows;                                                                                          \
+    } while (0)
+
 /* An 8 x 8 block turned: t[i] lane r = q[r] lane i. */
 TENSOR_KIT_AVX2_ATTR_ static inline void vd_rows_turn(__m256 t[8], const __m256 q[8]) {
     const __m256 u0 = _mm256_unpacklo_ps(q[0], q[1]), u1 = _mm256_unpackhi_ps(q[0], q[1]);
@@ -463,21 +475,20 @@ TENSOR_KIT_AVX2_ATTR_ static inline void vd_rows_store(char *acc, size_t stride,
     _mm256_storeu_ps(s8, s);
     for (int r = 0; r < 8; r++) memcpy(acc + (size_t)r * stride, &s8[r], sizeof(float));
 }
+/* vecdot's float32 fold_rows. Short rows (n < 2 * TENSOR_REDUCTION_KIT_LANES: the kit folds such
+ * a run in order, acc + a0 * b0, then + a1 * b1, ...) eight at a time: their products computed
+ * along the rows, eight elements at a time, turned 8 x 8 in registers so that lane r holds row
+ * r's product, and added in order, one vector add for eight rows' additions: the same
+ * operations in the same order for every row, so the same bits as fold. Folding each row alone
+ * is one chain of dependent additions a row; the generic path for rows of up to 32 moved both
+ * inputs through a transposing buffer first (docs/perf_log.md). Returns the rows done (whole
+ * groups of eight). Longer rows of one block: VD_BLOCK_ROWS. */
 TENSOR_KIT_AVX2_ATTR_ static int64_t vd_rows_f32_avx2(char *acc, size_t acc_stride, int64_t nrows,
                                                       const void *const *vals, const int64_t *row_strides, int64_t n,
                                                       int64_t first) {
     const char *a = vals[0], *b = vals[1];
     const int64_t sa = row_strides[0], sb = row_strides[1];
-    if (n >= 2 * TENSOR_REDUCTION_KIT_LANES) { /* one block of the lanes' form a row: fold's own AVX2 block */
-        if (first % TENSOR_REDUCTION_BLOCK + n > TENSOR_REDUCTION_BLOCK) return 0;
-        for (int64_t r = 0; r < nrows; r++) {
-            float s;
-            memcpy(&s, acc + (size_t)r * acc_stride, sizeof s);
-            s = vd_block_f32_avx2(s, (const float *)(a + r * sa), (const float *)(b + r * sb), n);
-            memcpy(acc + (size_t)r * acc_stride, &s, sizeof s);
-        }
-        return nrows;
-    }
+    if (n >= 2 * TENSOR_REDUCTION_KIT_LANES) VD_BLOCK_ROWS(float, vd_block_f32_avx2);
     const __m256i mk = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(n % 8)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
     alignas(32) float p[8][2 * TENSOR_REDUCTION_KIT_LANES];
     /* Rows of up to 32 elements: each block of eight products goes from the loads through
@@ -545,36 +556,15 @@ TENSOR_KIT_AVX2_ATTR_ static inline double vd_block_f64_avx2(double s, const dou
     const __m128d q = _mm_hadd_pd(_mm_hadd_pd(p8[0], p8[1]), _mm_hadd_pd(p8[2], p8[3]));
     return s + _mm_cvtsd_f64(_mm_hadd_pd(q, q));
 }
-/* vd_f64's fold with AVX2 (chosen once, as vd_fold_f32_avx2): one block through
- * vd_block_f64_avx2, everything else through the kit's. */
-TENSOR_KIT_AVX2_ATTR_ static void vd_fold_f64_avx2(void *acc, const void *const *vals, int64_t n, int64_t first,
-                                                  const void *user) {
-    if (n >= 2 * TENSOR_REDUCTION_KIT_LANES && first % TENSOR_REDUCTION_BLOCK + n <= TENSOR_REDUCTION_BLOCK) {
-        double s;
-        memcpy(&s, acc, sizeof s);
-        s = vd_block_f64_avx2(s, vals[0], vals[1], n);
-        memcpy(acc, &s, sizeof s);
-        return;
-    }
-    vd_f64.fold(acc, vals, n, first, user);
-}
+VD_FOLD_AVX2(vd_fold_f64_avx2, double, vd_block_f64_avx2, vd_f64)
 /* The same for float64 rows under 64 elements: four rows a vector, their products turned 4 x 4;
- * rows of one block one after another through vd_block_f64_avx2. */
+ * longer rows of one block through VD_BLOCK_ROWS. */
 TENSOR_KIT_AVX2_ATTR_ static int64_t vd_rows_f64_avx2(char *acc, size_t acc_stride, int64_t nrows,
                                                       const void *const *vals, const int64_t *row_strides, int64_t n,
                                                       int64_t first) {
     const char *a = vals[0], *b = vals[1];
     const int64_t sa = row_strides[0], sb = row_strides[1];
-    if (n >= 2 * TENSOR_REDUCTION_KIT_LANES) { /* one block of the lanes' form a row */
-        if (first % TENSOR_REDUCTION_BLOCK + n > TENSOR_REDUCTION_BLOCK) return 0;
-        for (int64_t r = 0; r < nrows; r++) {
-            double s;
-            memcpy(&s, acc + (size_t)r * acc_stride, sizeof s);
-            s = vd_block_f64_avx2(s, (const double *)(a + r * sa), (const double *)(b + r * sb), n);
-            memcpy(acc + (size_t)r * acc_stride, &s, sizeof s);
-        }
-        return nrows;
-    }
+    if (n >= 2 * TENSOR_REDUCTION_KIT_LANES) VD_BLOCK_ROWS(double, vd_block_f64_avx2);
     const __m256i mk = _mm256_cmpgt_epi64(_mm256_set1_epi64x(n % 4), _mm256_setr_epi64x(0, 1, 2, 3));
     int64_t r0 = 0;
     for (; r0 + 4 <= nrows; r0 += 4) {
