@@ -290,8 +290,9 @@ typedef struct jit_resident_ctx {
 } jit_resident_ctx;
 
 /* Whether the set has a lean rows kernel: as the built-ins (lean_rows_fits), several inputs and
- * an accumulator of at most 4 bytes. */
-#define JIT_LEAN_ROWS(jc) ((jc)->nin > 1 && (jc)->call->acc_size <= 4)
+ * an accumulator of at most 4 bytes, or of 8 with 16-bit inputs. */
+#define JIT_LEAN_ROWS(jc)                                                                         \
+    ((jc)->nin > 1 && ((jc)->call->acc_size <= 4 || ((jc)->call->acc_size == 8 && tensor_dtype_size((jc)->in) == 2)))
 
 static int jit_resident_blocks(const void *ctx, int ovs, int threads, size_t smem) {
     jit_resident_ctx *rc = (jit_resident_ctx *)ctx;

@@ -320,6 +320,15 @@ static void plan_general(const tensor_iter_t *iter, const tensor_cuda_props *pro
     c.block_width = (int)min64(p0, props->warp_size);
     c.block_height = (int)min64(p1, max_threads / c.block_width);
     c.block_width = (int)min64(p0, max_threads / c.block_height);
+    /* Outer reductions of several inputs with fewer output vectors than a warp, not a power of
+     * two ([100000, 100] over dim 0: 25 vectors of 4), take exactly that many lanes: the power
+     * of two below (16) needs a second column of CTAs with 9 of 16 lanes busy. The warps'
+     * height stays a power of two. Sums keep PyTorch's shape (not measured there). */
+    if (!c.reduce_fastest && tensor_iter_ninputs(iter) > 1 && dim0 >= 8 && dim0 < props->warp_size &&
+        (dim0 & (dim0 - 1)) != 0) {
+        c.block_width = (int)dim0;
+        c.block_height = (int)min64(p1, last_pow2(max_threads / dim0));
+    }
     c.num_threads = c.block_width * c.block_height;
 
     if (c.reduce_fastest)

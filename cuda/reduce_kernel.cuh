@@ -1293,14 +1293,17 @@ __global__ void __launch_bounds__(TENSOR_REDUCE_SHORT_THREADS, 2)
     Reducer<Op, 1>(plan).short_rows_run();
 }
 
-// Dense rows of several inputs with accumulators of at most 4 bytes (not the dynamic tier) under
-// 32 registers: 512 threads x 4 CTAs fill an SM (the general kernel's 48-register cap for such
+// Dense rows of several inputs with accumulators of at most 4 bytes, or of 8 with 16-bit inputs
+// (int16 products into int64: no spill; int8 and int32 inputs spilled 256-284 bytes), not the
+// dynamic tier, under 32 registers: 512 threads x 4 CTAs fill an SM (the general kernel's 48-register cap for such
 // Ops leaves 5 CTAs of 256 or 2 of 512). Rows of a few thousand elements are a round or two of
 // loads per thread, so a CTA's life is mostly its start, one memory latency and its fold: more
 // resident threads keep more of those overlapped.
 template <class Op>
 struct lean_rows_fits
-    : std::bool_constant<(op_inputs<Op>::value > 1) && sizeof(typename Op::acc_t) <= 4 && !is_dynamic_op<Op>::value> {};
+    : std::bool_constant<(op_inputs<Op>::value > 1) && !is_dynamic_op<Op>::value &&
+                         (sizeof(typename Op::acc_t) <= 4 ||
+                          (sizeof(typename Op::acc_t) == 8 && sizeof(typename Op::scalar_t) == 2))> {};
 template <class Op>
 __global__ void __launch_bounds__(512, 4) lean_rows_kernel(const __grid_constant__ tensor_cuda_reduce_plan plan) {
     if constexpr (lean_rows_fits<Op>::value) Reducer<Op, 1, true>(plan).lean_rows_run();

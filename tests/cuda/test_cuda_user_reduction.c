@@ -275,11 +275,11 @@ static void test_vecdot_one_output(void **state) {
 /* Rows that are exactly one full round of the lean rows kernel (float32 rows of 1024 to 4096,
  * 16-bit rows of 2048 and 4096, b one element a row: the host tests check that the plan takes
  * it, test_jit_matches_cpu that explain says so), rows of 4096 that start with a head (the lean
- * kernel's unaligned path), and rows of 4104 (the general kernel), in each floating dtype that
- * has the kernel. */
+ * kernel's unaligned path), and rows of 4104 (the general kernel), in each dtype that has the
+ * kernel (int16: products into int64). */
 static void test_vecdot_lean_rows(void **state) {
     (void)state;
-    const tensor_dtype dts[] = {TENSOR_FLOAT32, TENSOR_FLOAT16, TENSOR_BFLOAT16};
+    const tensor_dtype dts[] = {TENSOR_FLOAT32, TENSOR_FLOAT16, TENSOR_BFLOAT16, TENSOR_INT16};
     for (size_t k = 0; k < sizeof dts / sizeof dts[0]; k++) {
         const struct {
             int64_t rows, cols, bcols;
@@ -304,6 +304,26 @@ static void test_vecdot_lean_rows(void **state) {
             pair_release(b);
         }
     }
+}
+
+/* Outer reductions (over dim 0) whose outputs are fewer vectors than a warp and not a power of
+ * two ([100000, 100]: 25 vectors of 4): CTAs exactly that many lanes wide, the rows split over
+ * CTAs; one dtype per accumulator width. */
+static void test_vecdot_outer_exact_width(void **state) {
+    (void)state;
+    const tensor_dtype dts[] = {TENSOR_FLOAT32, TENSOR_FLOAT16, TENSOR_INT32, TENSOR_FLOAT64};
+    const int64_t shapes[][2] = {{100000, 100}, {40000, 60}, {30001, 44}};
+    for (size_t k = 0; k < sizeof dts / sizeof dts[0]; k++)
+        for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
+            pair_t a = pair_of(rnd(2, shapes[i], dts[k], 1200 + 10 * k + i));
+            pair_t b = pair_of(rnd(2, shapes[i], dts[k], 1300 + 10 * k + i));
+            char what[64];
+            snprintf(what, sizeof what, "%s [%lld, %lld] over dim 0", tensor_dtype_name(dts[k]),
+                     (long long)shapes[i][0], (long long)shapes[i][1]);
+            check_vecdot_views(a, b, 0, what);
+            pair_release(a);
+            pair_release(b);
+        }
 }
 
 /* Inputs of two layouts (a transposed beside a contiguous b) in every dtype: the chunked plan
@@ -725,6 +745,7 @@ static const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_vecdot_layouts),
     cmocka_unit_test(test_vecdot_one_output),
     cmocka_unit_test(test_vecdot_lean_rows),
+    cmocka_unit_test(test_vecdot_outer_exact_width),
     cmocka_unit_test(test_vecdot_two_layouts_dtypes),
     cmocka_unit_test(test_vecdot_dtypes),
     cmocka_unit_test(test_vecdot_16bit_products),

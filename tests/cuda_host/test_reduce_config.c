@@ -821,6 +821,36 @@ static void test_two_inputs_outer_one_wave(void **state) {
     tensor_iter_free(it);
 }
 
+/* An outer reduction of two inputs with fewer output vectors than a warp, not a power of two
+ * ([100000, 100] over dim 0: 25 vectors of 4): exactly that many lanes, so one column of CTAs
+ * covers the outputs; 32 vectors keep a warp, 6 (under 8) the power of two below; one input
+ * keeps the power of two. */
+static void test_two_inputs_outer_exact_width(void **state) {
+    (void)state;
+    const struct {
+        int64_t rows, cols;
+        int width;
+    } cases[] = {{100000, 100, 25}, {100000, 60, 15}, {50000, 44, 11}, {100000, 128, 32}, {100000, 24, 4}};
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        const int64_t sa[2] = {cases[k].rows, cases[k].cols};
+        tensor_reduce_config c;
+        tensor_iter_t *it = plan2(&c, 0x100000, 0x80000000, sa, sa, NULL, 0);
+        assert_false(c.reduce_fastest);
+        assert_int_equal(c.output_vec_size, 4);
+        assert_int_equal(c.block_width, cases[k].width);
+        assert_int_equal(c.block_height & (c.block_height - 1), 0);
+        assert_true(c.num_threads <= 512);
+        if (cases[k].width > 4) assert_int_equal(c.grid[0], 1);
+        tensor_iter_free(it);
+    }
+    planned p;
+    int64_t shape[2] = {100000, 100};
+    int d0 = 0;
+    plan(&p, 2, shape, &d0, 1, &f32_tuned);
+    assert_int_equal(p.c.block_width, 16);
+    unplan(&p);
+}
+
 /* Vectors per aligned dense row (tensor_reduce_config_row_vectors) of sum(a * b) over the last
  * dim: a is [rows, cols] at address pa with row stride lda elements, b has shape bshape (nb
  * dims, contiguous) at pb; 0 when the plan is not dense rows or any row is not whole vectors. */
@@ -1172,6 +1202,7 @@ static const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_two_inputs_rows),
     cmocka_unit_test(test_lean_rows),
     cmocka_unit_test(test_two_inputs_outer_one_wave),
+    cmocka_unit_test(test_two_inputs_outer_exact_width),
     cmocka_unit_test(test_row_vectors),
     cmocka_unit_test(test_dense_row_threads),
     cmocka_unit_test(test_dense_row_thread_cap),
