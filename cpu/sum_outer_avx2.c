@@ -16,6 +16,8 @@
 #if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
 #include <immintrin.h>
 
+#include "runtime/avx2_turn.h"
+
 #define ATTR __attribute__((target("avx2,f16c")))
 #define INLINE static inline __attribute__((always_inline))
 
@@ -96,26 +98,6 @@ ATTR INLINE void strip(const char *rows, int64_t row_stride, int64_t g, int64_t 
  * fault). */
 #define NARROW_PREFETCH 4096
 
-/* 8x8 transpose: r[k] = {v[0][k], ..., v[7][k]}. */
-ATTR INLINE void transpose8(const __m256 v[8], __m256 r[8]) {
-    const __m256 t0 = _mm256_unpacklo_ps(v[0], v[1]), t1 = _mm256_unpackhi_ps(v[0], v[1]);
-    const __m256 t2 = _mm256_unpacklo_ps(v[2], v[3]), t3 = _mm256_unpackhi_ps(v[2], v[3]);
-    const __m256 t4 = _mm256_unpacklo_ps(v[4], v[5]), t5 = _mm256_unpackhi_ps(v[4], v[5]);
-    const __m256 t6 = _mm256_unpacklo_ps(v[6], v[7]), t7 = _mm256_unpackhi_ps(v[6], v[7]);
-    const __m256 u0 = _mm256_shuffle_ps(t0, t2, 0x44), u1 = _mm256_shuffle_ps(t0, t2, 0xEE);
-    const __m256 u2 = _mm256_shuffle_ps(t1, t3, 0x44), u3 = _mm256_shuffle_ps(t1, t3, 0xEE);
-    const __m256 u4 = _mm256_shuffle_ps(t4, t6, 0x44), u5 = _mm256_shuffle_ps(t4, t6, 0xEE);
-    const __m256 u6 = _mm256_shuffle_ps(t5, t7, 0x44), u7 = _mm256_shuffle_ps(t5, t7, 0xEE);
-    r[0] = _mm256_permute2f128_ps(u0, u4, 0x20);
-    r[1] = _mm256_permute2f128_ps(u1, u5, 0x20);
-    r[2] = _mm256_permute2f128_ps(u2, u6, 0x20);
-    r[3] = _mm256_permute2f128_ps(u3, u7, 0x20);
-    r[4] = _mm256_permute2f128_ps(u0, u4, 0x31);
-    r[5] = _mm256_permute2f128_ps(u1, u5, 0x31);
-    r[6] = _mm256_permute2f128_ps(u2, u6, 0x31);
-    r[7] = _mm256_permute2f128_ps(u3, u7, 0x31);
-}
-
 /* ngroups8 * 8 full groups of 16 rows of C floats at x (dense), folded into acc[0 .. 2 C). */
 ATTR INLINE void narrow_groups(const float *x, int64_t ngroups8, float *acc, const int C, const bool nanskip) {
     const int64_t gsz = 16 * (int64_t)C; /* floats per group */
@@ -130,7 +112,7 @@ ATTR INLINE void narrow_groups(const float *x, int64_t ngroups8, float *acc, con
                 _mm_prefetch((const char *)(x + g * gsz + 8 * b + NARROW_PREFETCH), _MM_HINT_T0);
                 v[g] = _mm256_loadu_ps(x + g * gsz + 8 * b);
             }
-            transpose8(v, r);
+            tt_avx2_turn8(r, v);
 #pragma GCC unroll 8
             for (int k = 0; k < 8; k++) {
                 const int c = (8 * b + k) % C;

@@ -12,26 +12,16 @@
 #if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
 #include <immintrin.h>
 
+#include "runtime/avx2_turn.h"
+
 #define ATTR __attribute__((target("avx2")))
 
 /* Rows s[0..8) (8 floats each) into columns: d[i * ld + r] = s[r][i]. */
 ATTR static inline __attribute__((always_inline)) void tile8(float *d, int64_t ld, const float *const s[8]) {
     __m256 r[8], t[8];
     for (int k = 0; k < 8; k++) r[k] = _mm256_loadu_ps(s[k]);
-    for (int k = 0; k < 8; k += 2) {
-        t[k] = _mm256_unpacklo_ps(r[k], r[k + 1]);
-        t[k + 1] = _mm256_unpackhi_ps(r[k], r[k + 1]);
-    }
-    for (int k = 0; k < 8; k += 4) {
-        r[k] = _mm256_shuffle_ps(t[k], t[k + 2], _MM_SHUFFLE(1, 0, 1, 0));
-        r[k + 1] = _mm256_shuffle_ps(t[k], t[k + 2], _MM_SHUFFLE(3, 2, 3, 2));
-        r[k + 2] = _mm256_shuffle_ps(t[k + 1], t[k + 3], _MM_SHUFFLE(1, 0, 1, 0));
-        r[k + 3] = _mm256_shuffle_ps(t[k + 1], t[k + 3], _MM_SHUFFLE(3, 2, 3, 2));
-    }
-    for (int k = 0; k < 4; k++) {
-        _mm256_storeu_ps(d + k * ld, _mm256_permute2f128_ps(r[k], r[k + 4], 0x20));
-        _mm256_storeu_ps(d + (k + 4) * ld, _mm256_permute2f128_ps(r[k], r[k + 4], 0x31));
-    }
+    tt_avx2_turn8(t, r);
+    for (int k = 0; k < 8; k++) _mm256_storeu_ps(d + k * ld, t[k]);
 }
 
 ATTR static void transpose_avx2(float *dst, int64_t ld, const char *src, int64_t stride, int64_t m, int64_t nrows) {

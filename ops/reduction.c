@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "runtime/alloc.h"
+#include "runtime/avx2_turn.h"
 #include "iterator/iter_local.h"
 #include "contract/dispatch.h"
 #include "ops/elementwise.h"
@@ -445,25 +446,6 @@ VD_FOLD_AVX2(vd_fold_f32_avx2, float, vd_block_f32_avx2, vd_f32)
         return nrows;                                                                                          \
     } while (0)
 
-/* An 8 x 8 block turned: t[i] lane r = q[r] lane i. */
-TENSOR_KIT_AVX2_ATTR_ static inline void vd_rows_turn(__m256 t[8], const __m256 q[8]) {
-    const __m256 u0 = _mm256_unpacklo_ps(q[0], q[1]), u1 = _mm256_unpackhi_ps(q[0], q[1]);
-    const __m256 u2 = _mm256_unpacklo_ps(q[2], q[3]), u3 = _mm256_unpackhi_ps(q[2], q[3]);
-    const __m256 u4 = _mm256_unpacklo_ps(q[4], q[5]), u5 = _mm256_unpackhi_ps(q[4], q[5]);
-    const __m256 u6 = _mm256_unpacklo_ps(q[6], q[7]), u7 = _mm256_unpackhi_ps(q[6], q[7]);
-    const __m256 v0 = _mm256_shuffle_ps(u0, u2, 0x44), v1 = _mm256_shuffle_ps(u0, u2, 0xEE);
-    const __m256 v2 = _mm256_shuffle_ps(u1, u3, 0x44), v3 = _mm256_shuffle_ps(u1, u3, 0xEE);
-    const __m256 v4 = _mm256_shuffle_ps(u4, u6, 0x44), v5 = _mm256_shuffle_ps(u4, u6, 0xEE);
-    const __m256 v6 = _mm256_shuffle_ps(u5, u7, 0x44), v7 = _mm256_shuffle_ps(u5, u7, 0xEE);
-    t[0] = _mm256_permute2f128_ps(v0, v4, 0x20);
-    t[1] = _mm256_permute2f128_ps(v1, v5, 0x20);
-    t[2] = _mm256_permute2f128_ps(v2, v6, 0x20);
-    t[3] = _mm256_permute2f128_ps(v3, v7, 0x20);
-    t[4] = _mm256_permute2f128_ps(v0, v4, 0x31);
-    t[5] = _mm256_permute2f128_ps(v1, v5, 0x31);
-    t[6] = _mm256_permute2f128_ps(v2, v6, 0x31);
-    t[7] = _mm256_permute2f128_ps(v3, v7, 0x31);
-}
 /* Eight accumulators (floats at acc + r * stride) in and out of a vector. */
 TENSOR_KIT_AVX2_ATTR_ static inline __m256 vd_rows_load(const char *acc, size_t stride) {
     float s8[8];
@@ -522,7 +504,7 @@ TENSOR_KIT_AVX2_ATTR_ static int64_t vd_rows_f32_avx2(char *acc, size_t acc_stri
                                   : _mm256_mul_ps(_mm256_maskload_ps(ar, mk), _mm256_maskload_ps(br, mk));
                 }
             }
-            vd_rows_turn(t, q);
+            tt_avx2_turn8(t, q);
             for (int64_t i = 0; i < m; i++) s = _mm256_add_ps(s, t[i]);
         }
         vd_rows_store(acc + (size_t)r0 * acc_stride, acc_stride, s);
