@@ -187,9 +187,21 @@ typedef struct explain_out {
 typedef int64_t (*fold_rows_fn)(char *acc, size_t acc_stride, int64_t nrows, const void *const *vals,
                                 const int64_t *row_strides, int64_t n, int64_t first);
 
-static tensor_status reduce_core(const tensor_reduction_def *def, const char *cuda_table, bool int_stored,
-                                 const fold_rows_fn *rows, bool plain_ends, const tensor_t *const *inputs, int ninputs, const int *dims, int ndims, bool keepdim,
+/* What a built-in run through the user-reduction path has beyond its callbacks: the fields of
+ * tensor_user_reduce_call of the same names (contract/user_reduction.h says what each allows),
+ * `rows` one fold_rows per value type. A user reduction has none (NULL). */
+typedef struct builtin_paths {
+    const char *cuda_table;
+    bool int_stored;
+    const fold_rows_fn *rows;
+    bool plain_ends;
+} builtin_paths;
+
+static tensor_status reduce_core(const tensor_reduction_def *def, const builtin_paths *bi,
+                                 const tensor_t *const *inputs, int ninputs, const int *dims, int ndims, bool keepdim,
                                  tensor_dtype dtype, tensor_t **out, const char *func, explain_out *ex) {
+    static const builtin_paths none = {NULL, false, NULL, false};
+    if (bi == NULL) bi = &none;
     if (inputs == NULL) return tensor_error(TENSOR_ERR_INVALID_ARGUMENT, "%s: argument 'inputs' is NULL", func);
     if (ninputs != def->ninputs)
         return tensor_error(TENSOR_ERR_INVALID_ARGUMENT, "%s: argument 'ninputs' is %d, but '%s' takes %d input%s", func,
@@ -226,7 +238,7 @@ static tensor_status reduce_core(const tensor_reduction_def *def, const char *cu
         if (!tensor_device_equal((*out)->storage->device, dev))
             return tensor_error(TENSOR_ERR_DEVICE, "%s: argument 'out' is on another device than the inputs", func);
     }
-    const bool on_cuda = dev.type == TENSOR_DEVICE_CUDA && (cuda_table != NULL || def->fns[value].source != NULL);
+    const bool on_cuda = dev.type == TENSOR_DEVICE_CUDA && (bi->cuda_table != NULL || def->fns[value].source != NULL);
     if (dev.type != TENSOR_DEVICE_CPU && !on_cuda)
         return tensor_error(TENSOR_ERR_NOT_IMPLEMENTED, "%s: the user reduction '%s' is not implemented for %s", func,
                             def->name, dev.type == TENSOR_DEVICE_CUDA ? "CUDA" : "this device");
@@ -297,8 +309,8 @@ static tensor_status reduce_core(const tensor_reduction_def *def, const char *cu
         }
         if (st == TENSOR_OK) {
             tensor_user_reduce_call call = {def->name, &def->fns[value], value, def->acc_size, def->user,
-                                            plan.reduced_numel, cuda_table, int_stored,
-                                            rows != NULL ? rows[value] : NULL, plain_ends};
+                                            plan.reduced_numel, bi->cuda_table, bi->int_stored,
+                                            bi->rows != NULL ? bi->rows[value] : NULL, bi->plain_ends};
             tensor_kernel_params params = {0};
             params.reduction = &call;
             if (ex == NULL) {
@@ -329,7 +341,7 @@ tensor_t *tensor_reduce(const tensor_reduction *r, const tensor_t *const *inputs
     static const char func[] = "tensor_reduce";
     if (check_handle(r, func) != TENSOR_OK) return NULL;
     tensor_t *out = NULL;
-    if (reduce_core(&r->def, NULL, false, NULL, false, inputs, ninputs, dims, ndims, keepdim, dtype, &out, func, NULL) != TENSOR_OK) return NULL;
+    if (reduce_core(&r->def, NULL, inputs, ninputs, dims, ndims, keepdim, dtype, &out, func, NULL) != TENSOR_OK) return NULL;
     return out;
 }
 
@@ -338,7 +350,7 @@ tensor_status tensor_reduce_out(tensor_t *out, const tensor_reduction *r, const 
     static const char func[] = "tensor_reduce_out";
     if (check_handle(r, func) != TENSOR_OK) return tensor_last_status();
     if (out == NULL) return tensor_error(TENSOR_ERR_INVALID_ARGUMENT, "%s: argument 'out' is NULL", func);
-    return reduce_core(&r->def, NULL, false, NULL, false, inputs, ninputs, dims, ndims, keepdim, TENSOR_DTYPE_DEFAULT, &out, func, NULL);
+    return reduce_core(&r->def, NULL, inputs, ninputs, dims, ndims, keepdim, TENSOR_DTYPE_DEFAULT, &out, func, NULL);
 }
 
 int64_t tensor_reduction_explain(const tensor_reduction *r, const tensor_t *const *inputs, int ninputs,
@@ -353,7 +365,7 @@ int64_t tensor_reduction_explain(const tensor_reduction *r, const tensor_t *cons
     if (check_handle(r, func) != TENSOR_OK) return -1;
     tensor_t *out = NULL;
     explain_out ex = {buf, size, 0};
-    if (reduce_core(&r->def, NULL, false, NULL, false, inputs, ninputs, dims, ndims, keepdim, dtype, &out, func, &ex) != TENSOR_OK)
+    if (reduce_core(&r->def, NULL, inputs, ninputs, dims, ndims, keepdim, dtype, &out, func, &ex) != TENSOR_OK)
         return -1;
     return ex.len;
 }
@@ -882,7 +894,8 @@ tensor_t *tensor_vecdot(const tensor_t *a, const tensor_t *b, int dim) {
 #endif
     if (exact) rows[TENSOR_REDUCTION_I64] = vd_rows_i64;
     /* every form: identity zero, project the sum itself */
-    if (reduce_core(&def, "vecdot", true, rows, true, in, 2, &dim, 1, false, TENSOR_DTYPE_DEFAULT, &out, func, NULL) != TENSOR_OK)
+    const builtin_paths bi = {"vecdot", true, rows, true};
+    if (reduce_core(&def, &bi, in, 2, &dim, 1, false, TENSOR_DTYPE_DEFAULT, &out, func, NULL) != TENSOR_OK)
         return NULL;
     return out;
 }
