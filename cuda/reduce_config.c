@@ -323,8 +323,9 @@ static void plan_general(const tensor_iter_t *iter, const tensor_cuda_props *pro
     /* Outer reductions of several inputs with fewer output vectors than a warp, not a power of
      * two ([100000, 100] over dim 0: 25 vectors of 4), take exactly that many lanes: the power
      * of two below (16) needs a second column of CTAs with 9 of 16 lanes busy. The warps'
-     * height stays a power of two. Sums keep PyTorch's shape (not measured there). */
-    if (!c.reduce_fastest && tensor_iter_ninputs(iter) > 1 && dim0 >= 8 && dim0 < props->warp_size &&
+     * height stays a power of two. Sums and two-layout plans keep the power of two (not
+     * measured there). */
+    if (!c.reduce_fastest && c.rvec_inputs == 0 && tensor_iter_ninputs(iter) > 1 && dim0 >= 8 && dim0 < props->warp_size &&
         (dim0 & (dim0 - 1)) != 0) {
         c.block_width = (int)dim0;
         c.block_height = (int)min64(p1, last_pow2(max_threads / dim0));

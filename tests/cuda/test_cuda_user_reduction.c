@@ -308,7 +308,7 @@ static void test_vecdot_lean_rows(void **state) {
 
 /* Outer reductions (over dim 0) whose outputs are fewer vectors than a warp and not a power of
  * two ([100000, 100]: 25 vectors of 4): CTAs exactly that many lanes wide, the rows split over
- * CTAs; one dtype per accumulator width. */
+ * CTAs; one dtype per accumulator width. Then two-layout plans of as few outputs. */
 static void test_vecdot_outer_exact_width(void **state) {
     (void)state;
     const tensor_dtype dts[] = {TENSOR_FLOAT32, TENSOR_FLOAT16, TENSOR_INT32, TENSOR_FLOAT64};
@@ -324,6 +324,16 @@ static void test_vecdot_outer_exact_width(void **state) {
             pair_release(a);
             pair_release(b);
         }
+    /* a.t() x b with 25 and 12 outputs: two-layout plans, which keep the power of two below */
+    for (int64_t m = 12; m <= 25; m += 13) {
+        const int64_t sa[2] = {100003, m}, sb[2] = {m, 100003};
+        pair_t a = pair_transpose(pair_of(rnd(2, sa, TENSOR_FLOAT32, 1400 + m))), b = pair_of(rnd(2, sb, TENSOR_FLOAT32, 1500 + m));
+        char what[64];
+        snprintf(what, sizeof what, "float32 a.t() x b, %lld outputs", (long long)m);
+        check_vecdot_views(a, b, 1, what);
+        pair_release(a);
+        pair_release(b);
+    }
 }
 
 /* Inputs of two layouts (a transposed beside a contiguous b) in every dtype: the chunked plan

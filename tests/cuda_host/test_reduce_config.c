@@ -824,7 +824,7 @@ static void test_two_inputs_outer_one_wave(void **state) {
 /* An outer reduction of two inputs with fewer output vectors than a warp, not a power of two
  * ([100000, 100] over dim 0: 25 vectors of 4): exactly that many lanes, so one column of CTAs
  * covers the outputs; 32 vectors keep a warp, 6 (under 8) the power of two below; one input
- * keeps the power of two. */
+ * and two-layout plans keep the power of two. */
 static void test_two_inputs_outer_exact_width(void **state) {
     (void)state;
     const struct {
@@ -849,6 +849,17 @@ static void test_two_inputs_outer_exact_width(void **state) {
     plan(&p, 2, shape, &d0, 1, &f32_tuned);
     assert_int_equal(p.c.block_width, 16);
     unplan(&p);
+    /* Two layouts (b transposed: 25 and 12 outputs, a reduced dim of 2^20) keep the power of
+     * two below. */
+    const int64_t few[2][2] = {{25, 16}, {12, 8}};
+    for (int k = 0; k < 2; k++) {
+        const int64_t sa[2] = {few[k][0], (int64_t)1 << 20}, stb[2] = {1, few[k][0]};
+        tensor_reduce_config c;
+        tensor_iter_t *it = plan2(&c, 0x100000, 0x80000000, sa, sa, stb, 1);
+        assert_int_not_equal(c.rvec_inputs, 0);
+        assert_int_equal(c.block_width, few[k][1]);
+        tensor_iter_free(it);
+    }
 }
 
 /* Vectors per aligned dense row (tensor_reduce_config_row_vectors) of sum(a * b) over the last
