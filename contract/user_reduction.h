@@ -97,6 +97,10 @@ typedef struct tensor_reduction_fns {
                          const void *user);
 } tensor_reduction_fns;
 
+/* A built-in's fold of many rows at once (tensor_user_reduce_call.fold_rows says what it does). */
+typedef int64_t (*tensor_user_fold_rows_fn)(char *acc, size_t acc_stride, int64_t nrows, const void *const *vals,
+                                            const int64_t *row_strides, int64_t n, int64_t first);
+
 /* One call of a user reduction (or of a fused built-in that runs as one), for a backend. */
 typedef struct tensor_user_reduce_call {
     const char *name;                /* for messages */
@@ -119,8 +123,7 @@ typedef struct tensor_user_reduce_call {
      * each folded into its accumulator at acc + r * acc_stride exactly as fold folds that run
      * alone. Returns how many rows it folded, a prefix (0 for rows it does not take); the
      * caller folds the rest. */
-    int64_t (*fold_rows)(char *acc, size_t acc_stride, int64_t nrows, const void *const *vals,
-                         const int64_t *row_strides, int64_t n, int64_t first);
+    tensor_user_fold_rows_fn fold_rows;
     /* A built-in whose init writes zero bytes and whose project returns the accumulator as it
      * is (a sum of the value type): the driver sets and reads the accumulators itself instead of
      * a call per output. False for a user reduction. */

@@ -42,7 +42,7 @@ typedef struct tensor_reduce_kernel_traits {
     int (*resident_blocks)(const void *ctx, int ovs, int threads, size_t smem);
     const void *resident_ctx;
     /* Nonzero: the kernel set has the lean rows kernel (several inputs, accumulators of at most
-     * 4 bytes): dense rows there run under 32 registers, a full SM of threads, with
+     * 4 bytes, or of 8 with 16-bit inputs): dense rows there run under 32 registers, a full SM of threads, with
      * TENSOR_REDUCE_LEAN_ROW_UNROLL vectors of each input per round. */
     int lean_rows;
 } tensor_reduce_kernel_traits;

@@ -183,17 +183,13 @@ typedef struct explain_out {
     int64_t len;
 } explain_out;
 
-/* A built-in's fold of many rows (tensor_user_reduce_call.fold_rows), one per value type. */
-typedef int64_t (*fold_rows_fn)(char *acc, size_t acc_stride, int64_t nrows, const void *const *vals,
-                                const int64_t *row_strides, int64_t n, int64_t first);
-
 /* What a built-in run through the user-reduction path has beyond its callbacks: the fields of
  * tensor_user_reduce_call of the same names (contract/user_reduction.h says what each allows),
  * `rows` one fold_rows per value type. A user reduction has none (NULL). */
 typedef struct builtin_paths {
     const char *cuda_table;
     bool int_stored;
-    const fold_rows_fn *rows;
+    const tensor_user_fold_rows_fn *rows;
     bool plain_ends;
 } builtin_paths;
 
@@ -885,7 +881,7 @@ tensor_t *tensor_vecdot(const tensor_t *a, const tensor_t *b, int dim) {
     const tensor_t *in[2] = {a, b};
     tensor_t *out = NULL;
     /* On CUDA the "vecdot" kernels of the reduction engine: the same fused pass. */
-    fold_rows_fn rows[TENSOR_REDUCTION_NUM_VALUES] = {NULL};
+    tensor_user_fold_rows_fn rows[TENSOR_REDUCTION_NUM_VALUES] = {NULL};
 #if TENSOR_KIT_AVX2_COPY_
     if (exact && vd_have_avx2()) {
         rows[TENSOR_REDUCTION_F32] = vd_rows_f32_avx2;
