@@ -1,7 +1,7 @@
 /* Internal: user reductions on CUDA compiled at run time. A registered reduction whose value
  * type carries its functor's source (contract/user_reduction.h) gets the engine's kernels (the
- * reduction kernel at output vector widths 1, 2, 4, the short-rows kernel and the lean rows
- * kernel: the same templates the built-ins are compiled from, cuda/reduce_kernel.cuh) compiled
+ * reduction kernel at output vector widths 1, 2, 4, the short-rows kernel, the lean rows
+ * kernel and the two-layout tile kernel: the same templates the built-ins are compiled from, cuda/reduce_kernel.cuh) compiled
  * around that functor by NVRTC for the device's architecture, cached in memory and on disk.
  * Each kernel (variant) is compiled when a call's plan first needs it, so a call pays for one
  * kernel's compile, not all of them.
@@ -31,14 +31,14 @@ typedef struct tt_jit_file {
 extern const tt_jit_file tt_jit_headers[];
 extern const int tt_jit_num_headers;
 
-/* The kernels of one set: OVS 1, 2, 4, the short-rows kernel and the lean rows kernel (variants
- * 0 to 4). */
-#define TT_JIT_KERNELS 5
+/* The kernels of one set: OVS 1, 2, 4, the short-rows kernel, the lean rows kernel and the tile
+ * kernel (variants 0 to 5). */
+#define TT_JIT_KERNELS 6
 
-/* The variant a reduction plan launches: 3 for short rows, 4 for lean rows, else log2 of the
- * output vector. */
-#define TT_JIT_VARIANT(short_rows, lean_rows, output_vec_size)                                    \
-    ((short_rows) ? 3 : (lean_rows) ? 4 : (output_vec_size) == 4 ? 2 : (output_vec_size) == 2 ? 1 : 0)
+/* The variant a reduction plan launches: 3 for short rows, 4 for lean rows, 5 for tiles, else
+ * log2 of the output vector. */
+#define TT_JIT_VARIANT(short_rows, lean_rows, rvec_tiles, output_vec_size)                        \
+    ((short_rows) ? 3 : (lean_rows) ? 4 : (rvec_tiles) ? 5 : (output_vec_size) == 4 ? 2 : (output_vec_size) == 2 ? 1 : 0)
 
 /* One program: its text and the name expression of the one kernel it compiles. */
 typedef struct tt_jit_program {
@@ -49,7 +49,7 @@ typedef struct tt_jit_program {
 
 /* The program for `src`'s functor with `nin` inputs stored as dtype `in`, output dtype `out`,
  * value type `value`, accumulator of acc_size bytes (checked by a static_assert in the
- * program), compiling kernel `variant` (0 to 3). Errors: a dtype the engine has no storage
+ * program), compiling kernel `variant` (0 to TT_JIT_KERNELS - 1). Errors: a dtype the engine has no storage
  * type for, a bad variant, OOM. */
 tensor_status tt_jit_program_make(const tensor_reduction_source *src, int nin, tensor_reduction_value value,
                                   tensor_dtype in, tensor_dtype out, size_t acc_size, int variant,

@@ -1,5 +1,5 @@
 /* The disk cache of compiled user reductions (cuda/jit.h). One file per key:
- *   "TTJITC02" | u64 key hash | u64 key length | key | TT_JIT_KERNELS x (u64 length | lowered
+ *   "TTJITC03" | u64 key hash | u64 key length | key | TT_JIT_KERNELS x (u64 length | lowered
  *   name) | u64 cubin size | cubin | u64 FNV-1a of every byte before it
  * A file is used only when every field checks out and its key equals the wanted key byte for
  * byte; anything else is ignored and the next store replaces it. */
@@ -17,7 +17,7 @@
 #include "runtime/alloc.h"
 #include "runtime/error.h"
 
-#define MAGIC "TTJITC02"
+#define MAGIC "TTJITC03"
 #define MAX_FILE_BYTES ((uint64_t)1 << 30)
 
 static pthread_mutex_t dir_lock = PTHREAD_MUTEX_INITIALIZER;

@@ -289,14 +289,12 @@ typedef struct jit_resident_ctx {
     int k;
 } jit_resident_ctx;
 
-/* Whether the set has a lean rows kernel: as the built-ins (lean_rows_fits), several inputs and
- * an accumulator of at most 4 bytes, or of 8 with 16-bit inputs. */
-#define JIT_LEAN_ROWS(jc)                                                                         \
-    ((jc)->nin > 1 && ((jc)->call->acc_size <= 4 || ((jc)->call->acc_size == 8 && tensor_dtype_size((jc)->in) == 2)))
+/* Whether the set has a lean rows kernel (the built-ins' rule). */
+#define JIT_LEAN_ROWS(jc) TENSOR_REDUCE_LEAN_ROWS_FIT((jc)->nin, (jc)->call->acc_size, tensor_dtype_size((jc)->in))
 
 static int jit_resident_blocks(const void *ctx, int ovs, int threads, size_t smem) {
     jit_resident_ctx *rc = (jit_resident_ctx *)ctx;
-    const int k = TT_JIT_VARIANT(0, 0, ovs);
+    const int k = TT_JIT_VARIANT(0, 0, 0, ovs);
     jit_entry *set = rc->set != NULL && rc->k == k ? rc->set : NULL;
     origin_t origin = FROM_MEMORY;
     if (set == NULL && kernel_set(rc->jc, k, &set, &origin, rc->jc->func) != TENSOR_OK) {
@@ -330,7 +328,7 @@ static tensor_status launch_piece(const tensor_iter_t *iter, char *acc_buf, int6
     tensor_status st = tensor_cuda_reduce_plan_make(iter, kind, &plan, &staging, func);
     plan.acc_buf = acc_buf;
     plan.reduce_count = count;
-    const int k = TT_JIT_VARIANT(plan.cfg.short_rows, plan.cfg.lean_rows, plan.cfg.output_vec_size);
+    const int k = TT_JIT_VARIANT(plan.cfg.short_rows, plan.cfg.lean_rows, plan.cfg.rvec_tiles, plan.cfg.output_vec_size);
     jit_entry *set = rc.set != NULL && rc.k == k ? rc.set : NULL;
     origin_t origin;
     if (st == TENSOR_OK && set == NULL) st = kernel_set(jc, k, &set, &origin, func);
@@ -400,7 +398,7 @@ tensor_status tt_cuda_jit_reduce(tensor_iter_t *iter, const tensor_user_reduce_c
                                         JIT_LEAN_ROWS(&jc)};
         if (st == TENSOR_OK) st = tensor_cuda_reduce_plan_config(iter, &props, kind, &cfg);
         if (st == TENSOR_OK)
-            st = kernel_set(&jc, TT_JIT_VARIANT(cfg.short_rows, cfg.lean_rows, cfg.output_vec_size), &set, &origin, func);
+            st = kernel_set(&jc, TT_JIT_VARIANT(cfg.short_rows, cfg.lean_rows, cfg.rvec_tiles, cfg.output_vec_size), &set, &origin, func);
         if (rc.asked) origin = rc.origin; /* the plan fetched the kernel first */
         char what[200];
         snprintf(what, sizeof what, "%s (user, run-time compiled), %s -> %s", call->name, tensor_dtype_name(in),

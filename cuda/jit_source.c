@@ -86,7 +86,8 @@ tensor_status tt_jit_program_make(const tensor_reduction_source *src, int nin, t
     char name[256];
     if (variant < 3) snprintf(name, sizeof name, "tt_reduce::reduce_kernel<%s, %d>", op, 1 << variant);
     else if (variant == 3) snprintf(name, sizeof name, "tt_reduce::short_rows_kernel<%s>", op);
-    else snprintf(name, sizeof name, "tt_reduce::lean_rows_kernel<%s>", op);
+    else if (variant == 4) snprintf(name, sizeof name, "tt_reduce::lean_rows_kernel<%s>", op);
+    else snprintf(name, sizeof name, "tt_reduce::rtiles_kernel<%s>", op);
     prog->names[variant] = tt_malloc(strlen(name) + 1);
     if (prog->names[variant] == NULL) {
         tt_jit_program_clear(prog);

@@ -480,6 +480,58 @@ static void plan_flat(const tensor_iter_t *iter, tensor_reduce_config *c) {
     }
 }
 
+/* Two layouts, two inputs of 4 or 8 bytes, one kept dim of at least 32 outputs
+ * (tensor_reduce_config.rvec_tiles): the tile plan, or false. It replaces the outer plan's
+ * two-layout loads, where each warp load reads 32 rows of the input contiguous along the
+ * reduced dim, on every such shape measured, few outputs or many; fewer than 32 outputs leave
+ * part of each CTA idle, and 16-bit and byte inputs ran slower in tiles (docs/perf_log.md).
+ * Chunks: as many as keep the grid within 4 CTAs an SM (fewer left the GPU short of loads in
+ * flight; more cost the column's last CTA, which folds 32 outputs x chunks partials, a latency
+ * nothing hides, and a grid a little over a wave ran a second, nearly empty one), each chunk at
+ * least 4 tiles, at most TENSOR_REDUCE_RTILE_MAX_CHUNKS of them. */
+#define TENSOR_REDUCE_RTILE_MAX_CHUNKS 512
+static bool plan_rvec_tiles(const tensor_iter_t *iter, const tensor_cuda_props *props,
+                            const tensor_reduce_kernel_traits *tr, tensor_reduce_config *c) {
+    const int in0 = tensor_iter_noutputs(iter);
+    if ((c->rvec_inputs != 1u && c->rvec_inputs != 2u) || !TENSOR_REDUCE_RTILES_FIT(tensor_iter_ninputs(iter), tr->input_size) ||
+        iter->ndim != 2 || props->warp_size != 32)
+        return false;
+    const int staged = c->rvec_inputs == 1u ? 1 : 0;
+    if (iter->operands[in0 + staged].strides[1] != tr->input_size) return false;
+    const int64_t M = c->num_outputs, K = c->num_inputs, rows = TENSOR_REDUCE_RTILE_ROWS(tr->input_size);
+    if (M < TENSOR_REDUCE_RTILE_OUTPUTS) return false;
+    const int64_t threads = 32 * TENSOR_REDUCE_RTILE_WARPS, ncol = div_up(M, TENSOR_REDUCE_RTILE_OUTPUTS);
+    const int64_t wave = 4 * (int64_t)props->num_sms;
+    int64_t chunks = min64(min64(wave / ncol, div_up(K, 4 * rows)), TENSOR_REDUCE_RTILE_MAX_CHUNKS);
+    chunks = max64(chunks, 1);
+    const int64_t len = rows * div_up(div_up(K, rows), chunks);
+    chunks = div_up(K, len);
+    tensor_reduce_config t = *c;
+    t.rvec_tiles = true;
+    t.flat_reduce = t.dense_rows = t.warp_rows = t.lean_rows = t.vectorize_input = false;
+    t.splat_inputs = 0;
+    t.output_vec_size = 1;
+    t.block_width = 32;
+    t.block_height = TENSOR_REDUCE_RTILE_WARPS;
+    t.num_threads = (int)threads;
+    t.input_mult[TENSOR_REDUCE_BLOCK_X] = 1;
+    t.input_mult[TENSOR_REDUCE_BLOCK_Y] = 0;
+    t.input_mult[TENSOR_REDUCE_CTA] = chunks > 1 ? len : 0;
+    t.output_mult[TENSOR_REDUCE_BLOCK_X] = 0;
+    t.output_mult[TENSOR_REDUCE_BLOCK_Y] = 1;
+    t.step_input = len;
+    t.step_output = TENSOR_REDUCE_RTILE_OUTPUTS;
+    t.ctas_per_output = chunks;
+    t.grid[0] = ncol;
+    t.grid[1] = chunks;
+    t.values_per_thread = div_up(len, 32) * (TENSOR_REDUCE_RTILE_OUTPUTS / TENSOR_REDUCE_RTILE_WARPS);
+    t.shared_memory_bytes = rows * TENSOR_REDUCE_RTILE_PITCH(tr->input_size) * tr->input_size;
+    t.staging_bytes = chunks > 1 ? ncol * TENSOR_REDUCE_RTILE_OUTPUTS * chunks * tr->acc_size : 0;
+    t.semaphore_bytes = chunks > 1 ? ncol * (int64_t)sizeof(uint32_t) : 0;
+    *c = t;
+    return true;
+}
+
 tensor_status tensor_reduce_config_make(const tensor_iter_t *iter, const tensor_cuda_props *props,
                                         const tensor_reduce_kernel_traits *tr, tensor_reduce_config *out) {
     const char *func = "tensor_reduce_config_make";
@@ -567,6 +619,10 @@ tensor_status tensor_reduce_config_make(const tensor_iter_t *iter, const tensor_
     }
     plan_dense_rows(iter, tr, &c);
     plan_flat(iter, &c);
+    if (tr->tuned && plan_rvec_tiles(iter, props, tr, &c)) {
+        *out = c;
+        return TENSOR_OK;
+    }
     if (c.rvec_inputs != 0) {
         for (int k = TENSOR_REDUCE_BLOCK_X; k <= TENSOR_REDUCE_CTA; k++) c.input_mult[k] *= chunk;
         c.step_input *= chunk;
@@ -644,12 +700,13 @@ int64_t tensor_reduce_config_format(const tensor_reduce_config *c, char *buf, si
                      c->short_tile ? ", short-rows kernel (tile)" : c->short_rows ? ", short-rows kernel"
                      : c->warp_rows ? ", dense rows, a warp each" : c->lean_rows ? ", dense rows, lean"
                      : c->dense_rows ? ", dense rows"
-                     : c->flat_reduce ? ", flat" : "");
+                     : c->flat_reduce ? ", flat" : c->rvec_tiles ? ", two-layout tiles" : "");
     if (c->rvec_inputs != 0 && n >= 0) {
         const size_t used = (size_t)n < size ? (size_t)n : size;
         const int m = snprintf(used < size ? buf + used : NULL, used < size ? size - used : 0,
                                ", two layouts: runs along the reduced dim of inputs 0x%x, %s", (unsigned)c->rvec_inputs,
-                               c->rvec_aligned ? "16-byte loads" : "element loads");
+                               c->rvec_tiles ? "the other staged in shared memory"
+                               : c->rvec_aligned ? "16-byte loads" : "element loads");
         n = m < 0 ? m : n + m;
     }
     if (c->splat_inputs != 0 && n >= 0) {

@@ -81,6 +81,10 @@ typedef struct tensor_reduce_kernel_traits {
 #define TENSOR_REDUCE_LEAN_ELEMS(nin, splat) ((splat) && (nin) == 2 ? 16 : (nin) > 2 ? 4 : 8)
 #define TENSOR_REDUCE_LEAN_ROW_UNROLL(nin, splat, vec)                                           \
     (TENSOR_REDUCE_LEAN_ELEMS(nin, splat) / (vec) < 1 ? 1 : TENSOR_REDUCE_LEAN_ELEMS(nin, splat) / (vec))
+/* Whether an Op has the lean rows kernel: several inputs, accumulators of at most 4 bytes, or of
+ * 8 with 16-bit inputs (int8 and int32 inputs into 8 bytes spilled under its 32 registers); the
+ * dynamic tier never. One rule for the built-ins (lean_rows_fits) and run-time compiled sets. */
+#define TENSOR_REDUCE_LEAN_ROWS_FIT(nin, acc_size, in_size) ((nin) > 1 && ((acc_size) <= 4 || ((acc_size) == 8 && (in_size) == 2)))
 /* Warps split a short reduced dim (reduce_config.c, split_height) from this many input elements. */
 #define TENSOR_REDUCE_SPLIT_MIN_ELEMS ((int64_t)1 << 20)
 #define TENSOR_REDUCE_SHORT_ROWS_FOR(vec) ((32 / (vec)) > 8 ? 8 : (32 / (vec)) < 2 ? 2 : (32 / (vec)))
@@ -157,7 +161,29 @@ typedef struct tensor_reduce_config {
      * plan's input multipliers and step count elements; each is a multiple of the chunk. */
     uint32_t rvec_inputs;
     bool rvec_aligned;
+    /* Two layouts, two inputs, one kept dim (rvec_inputs is 1 or 2): the reduced dim cut into
+     * grid[1] chunks of step_input elements, CTA (x, y) folding outputs
+     * [TENSOR_REDUCE_RTILE_OUTPUTS x, ... + TENSOR_REDUCE_RTILE_OUTPUTS) over chunk y a tile of
+     * TENSOR_REDUCE_RTILE_ROWS reduced elements at a time: the input contiguous along the
+     * outputs staged in shared memory a row of outputs per warp load, the other read along its
+     * rows, so both inputs are read in whole lines. Each CTA writes one partial per output and
+     * chunk; the column's last CTA folds them in chunk order. block {32,
+     * TENSOR_REDUCE_RTILE_WARPS}; its own kernel (rtiles_kernel), for the Ops
+     * TENSOR_REDUCE_RTILES_FIT admits. */
+    bool rvec_tiles;
 } tensor_reduce_config;
+
+/* The two-layout tile plan's geometry (rvec_tiles): outputs per CTA (a warp load of the staged
+ * input), warps per CTA, reduced elements per tile (a lane takes two of them per output for
+ * elements of at most 4 bytes, one for 8-byte ones), the staged tile's row pitch in elements
+ * (a word or more of padding: a warp reading one column of the tile hits 32 banks). */
+/* The Ops that have the tile kernel: two inputs of 4 or 8 bytes. One rule for the planner, the
+ * built-in kernel sets and the run-time compiled ones. */
+#define TENSOR_REDUCE_RTILES_FIT(nin, in_size) ((nin) == 2 && (in_size) >= 4)
+#define TENSOR_REDUCE_RTILE_OUTPUTS 32
+#define TENSOR_REDUCE_RTILE_WARPS 8
+#define TENSOR_REDUCE_RTILE_ROWS(size) ((size) >= 8 ? 32 : 64)
+#define TENSOR_REDUCE_RTILE_PITCH(size) ((size) >= 4 ? TENSOR_REDUCE_RTILE_OUTPUTS + 1 : TENSOR_REDUCE_RTILE_OUTPUTS + 4 / (size))
 
 /* Consecutive reduced elements a thread of a two-layout plan (rvec_inputs) takes per step: 32
  * bytes (a sector) of 4- and 8-byte elements; 16 bytes of smaller ones, whose 32 bytes' worth

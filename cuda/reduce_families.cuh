@@ -387,7 +387,18 @@ struct DotStored : Dot<S> {
 };
 using DotF32 = DotStored<SumF32>;
 using DotF64 = Dot<SumF64>;
-using DotI64 = Dot<SumI64>;
+// Integer products wrap to the inputs' type, so for inputs of at most 4 bytes the low 32 bits of
+// the product are all that is kept: one 32-bit multiply of the stored values, then the wrap and
+// the widening to int64, instead of widening both first and multiplying in 64 bits (several
+// instructions per element). Same bits as Dot's map.
+struct DotI64 : Dot<SumI64> {
+    template <typename In>
+    static constexpr bool maps_stored = std::is_same<In, int8_t>::value || std::is_same<In, uint8_t>::value ||
+                                        std::is_same<In, int16_t>::value || std::is_same<In, int32_t>::value;
+    template <typename In> static __device__ __forceinline__ int64_t map_stored(const In (&x)[2]) {
+        return (int64_t)(In)((uint32_t)x[0] * (uint32_t)x[1]);
+    }
+};
 
 // How many inputs a family folds (1 unless it declares nin), and whether it maps them first
 // (declares `maps = true` and map<In>(values); a family of several inputs must).

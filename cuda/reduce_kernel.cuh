@@ -712,6 +712,132 @@ struct Reducer {
         }
     }
 
+    // ---- 1d. two layouts in tiles (cfg.rvec_tiles; two inputs, one kept dim) ----
+    // CTA (x, y) takes outputs m0 = 32 x .. m0 + 31 over the reduced elements of chunk y, a tile
+    // of TR at a time. Input A (contiguous along the outputs: a of a.t() x b) is loaded a tile
+    // row of 32 outputs per warp load and staged in shared memory; warp w then takes outputs
+    // w, w + TW, ..., and lane l the tile's elements l, l + 32, ..., so input D (contiguous along
+    // the reduced dim: b) is loaded 32 consecutive elements per warp load. Both are read in
+    // whole lines, where the outer plan's lanes read D 32 rows apart. Outputs past the last
+    // load the last output's elements (their values are dropped).
+    static constexpr int TW = TENSOR_REDUCE_RTILE_WARPS, TO = TENSOR_REDUCE_RTILE_OUTPUTS, TOW = TO / TW;
+    static constexpr int TR = TENSOR_REDUCE_RTILE_ROWS((int)sizeof(scalar_t)), TS = TR / 32, TNA = TR / TW;
+    static constexpr int TP = TENSOR_REDUCE_RTILE_PITCH((int)sizeof(scalar_t));
+    // One tile from reduced index kb: loads, staging, fold. TAIL: the chunk ends inside it
+    // (kend); loads past it read the chunk's last element and the fold skips them.
+    template <int A, int D, bool TAIL>
+    __device__ __forceinline__ void tile_step(acc_t (&acc)[TOW], scalar_t (*tile)[TP], const char *pa,
+                                              const char *const (&pd)[TOW], uint32_t kb, uint32_t kend) const {
+        const uint32_t lane = threadIdx.x, w = threadIdx.y, sa = p.in_stride0[A], sd = p.in_stride0[D];
+        scalar_t ra[TNA], rd[TOW][TS];
+#pragma unroll
+        for (int j = 0; j < TNA; j++) {
+            uint32_t k = kb + w + TW * j;
+            if (TAIL) k = min(k, kend - 1);
+            ra[j] = *reinterpret_cast<const scalar_t *>(pa + k * sa);
+        }
+#pragma unroll
+        for (int i = 0; i < TOW; i++)
+#pragma unroll
+            for (int s = 0; s < TS; s++) {
+                uint32_t k = kb + lane + 32 * s;
+                if (TAIL) k = min(k, kend - 1);
+                rd[i][s] = *reinterpret_cast<const scalar_t *>(pd[i] + k * sd);
+            }
+        __syncthreads(); // the previous tile's readers are done
+#pragma unroll
+        for (int j = 0; j < TNA; j++) tile[w + TW * j][lane] = ra[j];
+        __syncthreads();
+#pragma unroll
+        for (int i = 0; i < TOW; i++)
+#pragma unroll
+            for (int s = 0; s < TS; s++) {
+                const uint32_t r = lane + 32 * s;
+                if (TAIL && kb + r >= kend) continue;
+                scalar_t x[2];
+                x[A] = tile[r][w + TW * i];
+                x[D] = rd[i][s];
+                acc[i] = red(acc[i], ldn(x), kb + r);
+            }
+    }
+    __device__ void tiles_run() const {
+        if constexpr (NIN == 2) {
+            if (p.cfg.rvec_inputs == 1u) tiles<0>();
+            else tiles<1>();
+        }
+    }
+    template <int D> __device__ void tiles() const {
+        constexpr int A = 1 - D;
+        extern __shared__ __align__(16) unsigned char smem_raw[];
+        scalar_t (*tile)[TP] = reinterpret_cast<scalar_t (*)[TP]>(smem_raw);
+        const uint32_t lane = threadIdx.x, w = threadIdx.y, M = p.num_outputs, len = (uint32_t)p.cfg.step_input;
+        const uint32_t m0 = blockIdx.x * TO, k0 = blockIdx.y * len, kend = min(k0 + len, p.num_inputs);
+        uint32_t o[TENSOR_OFFSET_CALC_MAX_ARGS];
+        tensor_offset_calc_get(&p.out_calc, min(m0 + lane, M - 1), o);
+        const char *pa = p.src[A] + o[1 + A];
+        const char *pd[TOW];
+#pragma unroll
+        for (int i = 0; i < TOW; i++) {
+            tensor_offset_calc_get(&p.out_calc, min(m0 + w + TW * i, M - 1), o);
+            pd[i] = p.src[D] + o[1 + D];
+        }
+        acc_t acc[TOW];
+#pragma unroll
+        for (int i = 0; i < TOW; i++) acc[i] = Op::identity();
+        uint32_t kb = k0;
+        for (; kb + TR <= kend; kb += TR) tile_step<A, D, false>(acc, tile, pa, pd, kb, kend);
+        if (kb < kend) tile_step<A, D, true>(acc, tile, pa, pd, kb, kend);
+#pragma unroll
+        for (int i = 0; i < TOW; i++) acc[i] = warp_fold(acc[i]);
+        const uint32_t ctas = gridDim.y;
+        acc_t *staging = reinterpret_cast<acc_t *>(p.staging);
+        if (ctas > 1) {
+            if (lane == 0)
+#pragma unroll
+                for (int i = 0; i < TOW; i++) staging[(size_t)(m0 + w + TW * i) * ctas + blockIdx.y] = acc[i];
+            __threadfence(); // release: the partials are visible device-wide before we count
+            uint32_t last = 0u;
+            __syncthreads();
+            if (lane == 0 && w == 0) {
+                last = atomicAdd(&p.semaphores[blockIdx.x], 1u) == ctas - 1 ? 1u : 0u;
+                if (last) p.semaphores[blockIdx.x] = 0u; // all the column's CTAs counted: ready for the next launch
+            }
+            if (!__syncthreads_or(last)) return;
+            __threadfence(); // acquire: see the other CTAs' partials
+            // Lane l folds chunks l, l + 32, ... of each of its warp's outputs, in order, with all
+            // TOW x TU loads of a round in flight before the first combine: this fold is latency
+            // that no other CTA hides any more (a round trip per round of loads).
+            constexpr int TU = sizeof(acc_t) <= 4 ? 4 : sizeof(acc_t) <= 8 ? 2 : 1;
+            acc_t f[TOW];
+#pragma unroll
+            for (int i = 0; i < TOW; i++) f[i] = Op::identity();
+            const acc_t *col = staging + (size_t)(m0 + w) * ctas; // output i's partials: i TW ctas further
+            for (uint32_t c = lane; c < ctas; c += 32 * TU) {
+                acc_t t[TOW][TU];
+#pragma unroll
+                for (int i = 0; i < TOW; i++)
+#pragma unroll
+                    for (int u = 0; u < TU; u++)
+                        if (c + 32 * u < ctas) t[i][u] = load_cg(col + (size_t)(i * TW) * ctas + c + 32 * u);
+#pragma unroll
+                for (int i = 0; i < TOW; i++)
+#pragma unroll
+                    for (int u = 0; u < TU; u++)
+                        if (c + 32 * u < ctas) f[i] = Op::combine(f[i], t[i][u]);
+            }
+#pragma unroll
+            for (int i = 0; i < TOW; i++) acc[i] = warp_fold(f[i]);
+        }
+        if (lane != 0) return;
+#pragma unroll
+        for (int i = 0; i < TOW; i++) {
+            const uint32_t m = m0 + w + TW * i;
+            if (m >= M) continue;
+            tensor_offset_calc_get(&p.out_calc, m, o);
+            store_at(o[0], nullptr, acc[i]);
+        }
+    }
+
     template <class Offset> __device__ vec_t strided(const Bases &base, uint32_t input_idx, Offset in_offset) const {
         if constexpr (NIN > 1 && OVS == 1 && std::is_same<Offset, StridedOffset>::value) {
             if (p.cfg.rvec_inputs != 0u) {
@@ -1293,20 +1419,31 @@ __global__ void __launch_bounds__(TENSOR_REDUCE_SHORT_THREADS, 2)
     Reducer<Op, 1>(plan).short_rows_run();
 }
 
-// Dense rows of several inputs with accumulators of at most 4 bytes, or of 8 with 16-bit inputs
-// (int16 products into int64: no spill; int8 and int32 inputs spilled 256-284 bytes), not the
-// dynamic tier, under 32 registers: 512 threads x 4 CTAs fill an SM (the general kernel's 48-register cap for such
-// Ops leaves 5 CTAs of 256 or 2 of 512). Rows of a few thousand elements are a round or two of
+// Dense rows of several inputs (the Ops TENSOR_REDUCE_LEAN_ROWS_FIT admits) under 32 registers:
+// 512 threads x 4 CTAs fill an SM (the general kernel's 48-register cap for such Ops leaves 5
+// CTAs of 256 or 2 of 512). Rows of a few thousand elements are a round or two of
 // loads per thread, so a CTA's life is mostly its start, one memory latency and its fold: more
 // resident threads keep more of those overlapped.
 template <class Op>
 struct lean_rows_fits
-    : std::bool_constant<(op_inputs<Op>::value > 1) && !is_dynamic_op<Op>::value &&
-                         (sizeof(typename Op::acc_t) <= 4 ||
-                          (sizeof(typename Op::acc_t) == 8 && sizeof(typename Op::scalar_t) == 2))> {};
+    : std::bool_constant<!is_dynamic_op<Op>::value && TENSOR_REDUCE_LEAN_ROWS_FIT(op_inputs<Op>::value,
+                                                                                 sizeof(typename Op::acc_t),
+                                                                                 sizeof(typename Op::scalar_t))> {};
 template <class Op>
 __global__ void __launch_bounds__(512, 4) lean_rows_kernel(const __grid_constant__ tensor_cuda_reduce_plan plan) {
     if constexpr (lean_rows_fits<Op>::value) Reducer<Op, 1, true>(plan).lean_rows_run();
+}
+
+// Inputs of two layouts in tiles (cfg.rvec_tiles, the Ops TENSOR_REDUCE_RTILES_FIT admits): a
+// kernel of its own, so that the general kernel's paths keep their code and registers; 256
+// threads, 4 CTAs an SM (the plan sizes its grid for that), so up to 64 registers.
+template <class Op>
+struct rtiles_fits
+    : std::bool_constant<TENSOR_REDUCE_RTILES_FIT(op_inputs<Op>::value, (int)sizeof(typename Op::scalar_t))> {};
+template <class Op>
+__global__ void __launch_bounds__(32 * TENSOR_REDUCE_RTILE_WARPS, 4)
+    rtiles_kernel(const __grid_constant__ tensor_cuda_reduce_plan plan) {
+    if constexpr (rtiles_fits<Op>::value) Reducer<Op, 1>(plan).tiles_run();
 }
 
 // Launches the plan's kernel on `stream`. Returns the launch error (cudaSuccess when queued).
@@ -1322,6 +1459,12 @@ cudaError_t launch(const tensor_cuda_reduce_plan &plan, cudaStream_t stream) {
     if constexpr (lean_rows_fits<Op>::value) {
         if (plan.cfg.lean_rows) {
             lean_rows_kernel<Op><<<grid, block, smem, stream>>>(plan);
+            return cudaGetLastError();
+        }
+    }
+    if constexpr (rtiles_fits<Op>::value) {
+        if (plan.cfg.rvec_tiles) {
+            rtiles_kernel<Op><<<grid, block, smem, stream>>>(plan);
             return cudaGetLastError();
         }
     }

@@ -355,6 +355,51 @@ static void test_vecdot_two_layouts_dtypes(void **state) {
     }
 }
 
+/* Inputs of two layouts with few outputs: the tile plan (the reduced dim cut into chunks, one
+ * input staged in shared memory), in either input order, outputs not a multiple of a CTA's 32,
+ * chunks and tiles with tails, every dtype family (16-bit and byte inputs keep the outer plan);
+ * and the same through 32-bit pieces (test_jit_matches_cpu checks that explain names it). */
+static void test_vecdot_tiles(void **state) {
+    (void)state;
+    const tensor_dtype dts[] = {TENSOR_FLOAT32, TENSOR_FLOAT64, TENSOR_BFLOAT16, TENSOR_INT32, TENSOR_INT8};
+    const int64_t shapes[][2] = {{1, 5000}, {12, 70001}, {32, 64}, {33, 1000}, {100, 33333}, {300, 4097}};
+    for (size_t k = 0; k < sizeof dts / sizeof dts[0]; k++)
+        for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
+            const int64_t m = shapes[i][0], n = shapes[i][1], st[2] = {n, m}, sb[2] = {m, n};
+            pair_t a = pair_transpose(pair_of(rnd(2, st, dts[k], 1600 + 10 * k + i)));
+            pair_t b = pair_of(rnd(2, sb, dts[k], 1700 + 10 * k + i));
+            char what[80];
+            snprintf(what, sizeof what, "%s a.t() x b, [%lld, %lld]", tensor_dtype_name(dts[k]), (long long)m, (long long)n);
+            check_vecdot_views(a, b, 1, what);
+            snprintf(what, sizeof what, "%s b x a.t(), [%lld, %lld]", tensor_dtype_name(dts[k]), (long long)m, (long long)n);
+            check_vecdot_views(b, a, 1, what);
+            pair_release(a);
+            pair_release(b);
+        }
+    /* b transposed, reduced over dim 0: [n, m] x [m, n].t() */
+    {
+        const int64_t sa[2] = {50000, 40}, sb[2] = {40, 50000};
+        pair_t a = pair_of(rnd(2, sa, TENSOR_FLOAT32, 1800)), b = pair_transpose(pair_of(rnd(2, sb, TENSOR_FLOAT32, 1801)));
+        check_vecdot_views(a, b, 0, "float32 a x b.t() over dim 0");
+        pair_release(a);
+        pair_release(b);
+    }
+#if TENSOR_HAVE_CUDA
+    /* 32-bit pieces: partials of earlier pieces combined into the output or a buffer */
+    const int64_t saved = tensor_cuda_reduce_index_limit;
+    tensor_cuda_reduce_index_limit = 1 << 14;
+    const int64_t st[2] = {3000, 20}, sb[2] = {20, 3000};
+    for (int h = 0; h < 2; h++) {
+        const tensor_dtype dt = h ? TENSOR_FLOAT16 : TENSOR_FLOAT32;
+        pair_t a = pair_transpose(pair_of(rnd(2, st, dt, 1900 + h))), b = pair_of(rnd(2, sb, dt, 1910 + h));
+        check_vecdot_views(a, b, 1, h ? "split tiles, float16" : "split tiles, float32");
+        pair_release(a);
+        pair_release(b);
+    }
+    tensor_cuda_reduce_index_limit = saved;
+#endif
+}
+
 /* The rounded 16-bit product alone (vecdot over a dim of length 1), bit for bit against the
  * CPU's for every float16 / bfloat16 pattern times a spread of others (subnormals, infinities,
  * NaN, signed zeros, overflow): the kernel multiplies the stored values with one 16-bit
@@ -591,6 +636,17 @@ static void test_jit_matches_cpu(void **state) {
         pair_release(lean[0]);
         pair_release(lean[1]);
     }
+    /* inputs of two layouts with few outputs: the tile plan, compiled at run time */
+    {
+        const int64_t st[2] = {20000, 40}, sb[2] = {40, 20000};
+        pair_t tl[2] = {pair_transpose(pair_of(rnd(2, st, TENSOR_FLOAT32, 11))), pair_of(rnd(2, sb, TENSOR_FLOAT32, 12))};
+        check_jit(wsum, tl, 2, &d1, 1, "weighted sum, a transposed, 40 outputs");
+        const tensor_t *gt[2] = {tl[0].g, tl[1].g};
+        assert_true(tensor_reduction_explain(wsum, gt, 2, &d1, 1, false, TENSOR_DTYPE_DEFAULT, text, sizeof text) > 0);
+        if (strstr(text, "two-layout tiles") == NULL) fail_msg("tiles: %s", text);
+        pair_release(tl[0]);
+        pair_release(tl[1]);
+    }
     /* The split path (32-bit pieces with an accumulation buffer). */
     const int64_t saved = tensor_cuda_reduce_index_limit;
     tensor_cuda_reduce_index_limit = 1 << 14;
@@ -757,6 +813,7 @@ static const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_vecdot_lean_rows),
     cmocka_unit_test(test_vecdot_outer_exact_width),
     cmocka_unit_test(test_vecdot_two_layouts_dtypes),
+    cmocka_unit_test(test_vecdot_tiles),
     cmocka_unit_test(test_vecdot_dtypes),
     cmocka_unit_test(test_vecdot_16bit_products),
     cmocka_unit_test(test_vecdot_split),

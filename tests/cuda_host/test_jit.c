@@ -69,7 +69,11 @@ static void test_program_text(void **state) {
                      TENSOR_OK);
     assert_string_equal(p.names[4], "tt_reduce::lean_rows_kernel<tt_reduce::Op<tt_jit::Family, float, float>>");
     tt_jit_program_clear(&p);
-    assert_int_equal(tt_jit_program_make(&softmax, 1, TENSOR_REDUCTION_F32, TENSOR_FLOAT16, TENSOR_FLOAT32, 8, 5, &p, "t"),
+    assert_int_equal(tt_jit_program_make(&softmax, 2, TENSOR_REDUCTION_F32, TENSOR_FLOAT32, TENSOR_FLOAT32, 8, 5, &p, "t"),
+                     TENSOR_OK);
+    assert_string_equal(p.names[5], "tt_reduce::rtiles_kernel<tt_reduce::Op<tt_jit::Family, float, float>>");
+    tt_jit_program_clear(&p);
+    assert_int_equal(tt_jit_program_make(&softmax, 1, TENSOR_REDUCTION_F32, TENSOR_FLOAT16, TENSOR_FLOAT32, 8, 6, &p, "t"),
                      TENSOR_ERR_INTERNAL);
     tensor_reduction_source bad = softmax;
     bad.reduce = NULL;
@@ -104,6 +108,13 @@ static void test_compile(void **state) {
                      TENSOR_OK);
     if (tt_jit_compile(&p, 90, &b, "t") != TENSOR_OK) fail_msg("compile, two inputs: %s", tensor_last_error());
     assert_non_null(strstr(b.lowered[0], "reduce_kernel"));
+    tt_jit_binary_clear(&b);
+    tt_jit_program_clear(&p);
+    /* ... and the tile kernel of two layouts */
+    assert_int_equal(tt_jit_program_make(&wsum, 2, TENSOR_REDUCTION_F32, TENSOR_FLOAT32, TENSOR_FLOAT32, 4, 5, &p, "t"),
+                     TENSOR_OK);
+    if (tt_jit_compile(&p, 90, &b, "t") != TENSOR_OK) fail_msg("compile, tiles: %s", tensor_last_error());
+    assert_non_null(strstr(b.lowered[5], "rtiles_kernel"));
     tt_jit_binary_clear(&b);
     tt_jit_program_clear(&p);
     /* The accumulator's size is checked against the definition's. */
@@ -207,7 +218,7 @@ static void test_disk_cache(void **state) {
         FILE *f = fopen(path, "wb");
         assert_non_null(f);
         const uint64_t klen = strlen(key), huge = UINT64_MAX, empty = 0;
-        fwrite("TTJITC02", 1, 8, f);
+        fwrite("TTJITC03", 1, 8, f);
         fwrite(&hash, 8, 1, f);
         fwrite(&klen, 8, 1, f);
         fwrite(key, 1, klen, f);

@@ -10,6 +10,7 @@ static const tensor_reduce_kernel_traits f32_sum = {4, 4, 4, 4, 4, 512, 0, NULL,
 /* Our plan (tensor_cuda_reduce_traits): the same numbers plus our measured deviations. */
 static const tensor_reduce_kernel_traits f32_tuned = {4, 4, 4, 4, 4, 512, 1, NULL, NULL, 0};
 static const tensor_reduce_kernel_traits f16_tuned = {2, 4, 8, 8, 4, 512, 1, NULL, NULL, 0};
+static const tensor_reduce_kernel_traits f64_tuned = {8, 8, 4, 2, 2, 512, 1, NULL, NULL, 0};
 
 typedef struct {
     tensor_t *in;
@@ -1087,11 +1088,12 @@ static void test_splat_outputs(void **state) {
     }
 }
 
-/* sum(a * b) over dim 1 of [256, W] inputs of two layouts (a transposed: contiguous along the
- * outputs; b contiguous along the reduced dim), in either order: lanes on the outputs and each
- * thread a chunk of the reduced dim, whose multipliers and step are whole chunks; 16-byte loads
- * of b only when its base and row stride allow them. Inputs of one layout, one input, and
- * PyTorch's exact plan keep the plans they had. */
+/* sum(a * b) over dim 1 of [M, W] inputs of two layouts (a transposed: contiguous along the
+ * outputs; b contiguous along the reduced dim), in either order, where the outer plan serves
+ * them (fewer than 32 outputs, or 16-bit inputs): lanes on the outputs and each thread a chunk
+ * of the reduced dim, whose multipliers and step are whole chunks; 16-byte loads of b only when
+ * its base and row stride allow them. Inputs of one layout, one input, and PyTorch's exact plan
+ * keep the plans they had. */
 static void test_two_layouts(void **state) {
     (void)state;
     struct {
@@ -1100,12 +1102,14 @@ static void test_two_layouts(void **state) {
         bool b_first;
         const tensor_reduce_kernel_traits *tr;
         bool aligned;
-    } cases[] = {{1024, 0x300000, false, &f32_tuned, true}, {1024, 0x300000, true, &f32_tuned, true},
-                 {1024, 0x300004, false, &f32_tuned, false}, {1022, 0x300000, false, &f32_tuned, false},
-                 {1000, 0x300000, true, &f32_tuned, true},   {4096, 0x300000, false, &f16_tuned, true}};
+        int64_t m;
+    } cases[] = {{1024, 0x300000, false, &f32_tuned, true, 16}, {1024, 0x300000, true, &f32_tuned, true, 24},
+                 {1024, 0x300004, false, &f32_tuned, false, 16}, {1022, 0x300000, false, &f32_tuned, false, 16},
+                 {1000, 0x300000, true, &f32_tuned, true, 16},   {4096, 0x300000, false, &f16_tuned, true, 256},
+                 {1024, 0x300000, true, &f16_tuned, true, 256}};
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
         const tensor_dtype dt = cases[k].tr->input_size == 2 ? TENSOR_FLOAT16 : TENSOR_FLOAT32;
-        const int64_t w = cases[k].w, st[2] = {w, 256}, sb[2] = {256, w}, so[2] = {256, 1};
+        const int64_t m = cases[k].m, w = cases[k].w, st[2] = {w, m}, sb[2] = {m, w}, so[2] = {m, 1};
         tensor_t *a0 = tensor_from_blob((void *)(uintptr_t)0x1000000, 2, st, NULL, dt, tensor_cpu(), NULL, NULL);
         tensor_t *b = tensor_from_blob((void *)cases[k].b_addr, 2, sb, NULL, dt, tensor_cpu(), NULL, NULL);
         tensor_t *o = tensor_from_blob((void *)(uintptr_t)0x2000000, 2, so, NULL, dt, tensor_cpu(), NULL, NULL);
@@ -1121,7 +1125,7 @@ static void test_two_layouts(void **state) {
         const uint32_t want = cases[k].b_first ? 1u : 2u;
         const int64_t chunk = TENSOR_REDUCE_RVEC_CHUNK(cases[k].tr->input_size);
         if (c.rvec_inputs != want || c.rvec_aligned != cases[k].aligned || c.reduce_fastest || c.vectorize_input ||
-            c.output_vec_size != 1 || c.short_rows || c.dense_rows || c.output_mult[TENSOR_REDUCE_BLOCK_X] != 1 ||
+            c.rvec_tiles || c.output_vec_size != 1 || c.short_rows || c.dense_rows || c.output_mult[TENSOR_REDUCE_BLOCK_X] != 1 ||
             c.input_mult[TENSOR_REDUCE_BLOCK_X] != 0)
             fail_msg("case %zu: %s", k, buf);
         for (int d = TENSOR_REDUCE_BLOCK_Y; d <= TENSOR_REDUCE_CTA; d++)
@@ -1149,6 +1153,90 @@ static void test_two_layouts(void **state) {
         tensor_t *const ts[4] = {a0, a, b, o};
         for (int i = 0; i < 4; i++) tensor_release(ts[i]);
     }
+}
+
+/* The tile plan of two layouts (rvec_tiles): float32 and float64 inputs, a transposed beside b
+ * contiguous, either order, over dim 1; 32 outputs a CTA, 256 threads, chunks of whole tiles
+ * (at least 4 tiles, at most 512 chunks) that cover the reduced dim, a partial a chunk and output in
+ * staging when there are several chunks, the staged tile in shared memory; explain names it.
+ * Fewer than 32 outputs, 16-bit inputs and PyTorch's exact plan keep the outer plan. */
+static void test_two_layout_tiles(void **state) {
+    (void)state;
+    struct {
+        int64_t m, w;
+        bool b_first;
+        const tensor_reduce_kernel_traits *tr;
+        bool tiles;
+    } cases[] = {{64, 1048576, false, &f32_tuned, true}, {64, 1048576, true, &f32_tuned, true},
+                 {33, 1000, false, &f32_tuned, true},     {40, 20000, false, &f32_tuned, true},
+                 {4096, 8192, false, &f32_tuned, true},   {100, 700001, true, &f32_tuned, true},
+                 {32, 64, false, &f32_tuned, true},       {64, 100000, false, &f64_tuned, true},
+                 {31, 100000, false, &f32_tuned, false},  {64, 100000, false, &f16_tuned, false},
+                 {64, 100000, false, &f32_sum, false}};
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        const int size = cases[k].tr->input_size;
+        const tensor_dtype dt = size == 2 ? TENSOR_FLOAT16 : size == 8 ? TENSOR_FLOAT64 : TENSOR_FLOAT32;
+        const int64_t m = cases[k].m, w = cases[k].w, st[2] = {w, m}, sb[2] = {m, w}, so[2] = {m, 1};
+        tensor_t *a0 = tensor_from_blob((void *)(uintptr_t)0x10000000, 2, st, NULL, dt, tensor_cpu(), NULL, NULL);
+        tensor_t *b = tensor_from_blob((void *)(uintptr_t)0x300000, 2, sb, NULL, dt, tensor_cpu(), NULL, NULL);
+        tensor_t *o = tensor_from_blob((void *)(uintptr_t)0x2000000, 2, so, NULL, dt, tensor_cpu(), NULL, NULL);
+        assert_true(a0 && b && o);
+        tensor_t *a = tensor_transpose(a0, 0, 1);
+        assert_non_null(a);
+        tensor_t *const ins[2] = {cases[k].b_first ? b : a, cases[k].b_first ? a : b};
+        tensor_iter_t *it = dim1_iter(o, ins, 2, true);
+        tensor_reduce_config c;
+        char buf[640];
+        assert_int_equal(tensor_reduce_config_make(it, &h100, cases[k].tr, &c), TENSOR_OK);
+        assert_true(tensor_reduce_config_format(&c, buf, sizeof buf) > 0);
+        if (c.rvec_tiles != cases[k].tiles) fail_msg("case %zu: %s", k, buf);
+        if (cases[k].tiles) {
+            const int64_t rows = TENSOR_REDUCE_RTILE_ROWS(size), chunks = c.grid[1];
+            if (c.rvec_inputs != (cases[k].b_first ? 1u : 2u) || c.block_width != 32 ||
+                c.block_height != TENSOR_REDUCE_RTILE_WARPS || c.num_threads != 32 * TENSOR_REDUCE_RTILE_WARPS ||
+                c.grid[0] != (m + 31) / 32 || chunks < 1 || chunks > 512 || c.ctas_per_output != chunks ||
+                c.step_input % rows != 0 || (chunks > 1 && c.step_input < 4 * rows) ||
+                c.step_input * (chunks - 1) >= w || c.step_input * chunks < w ||
+                c.shared_memory_bytes != rows * TENSOR_REDUCE_RTILE_PITCH(size) * size ||
+                c.staging_bytes != (chunks > 1 ? c.grid[0] * 32 * chunks * cases[k].tr->acc_size : 0) ||
+                c.semaphore_bytes != (chunks > 1 ? c.grid[0] * 4 : 0) || strstr(buf, "two-layout tiles") == NULL)
+                fail_msg("case %zu: %s", k, buf);
+            /* a third input: the outer plan */
+            tensor_t *const three[3] = {ins[0], ins[1], ins[1]};
+            tensor_iter_t *it3 = dim1_iter(o, three, 3, true);
+            assert_int_equal(tensor_reduce_config_make(it3, &h100, cases[k].tr, &c), TENSOR_OK);
+            assert_false(c.rvec_tiles);
+            tensor_iter_free(it3);
+        }
+        tensor_iter_free(it);
+        tensor_t *const ts[4] = {a0, a, b, o};
+        for (int i = 0; i < 4; i++) tensor_release(ts[i]);
+    }
+    /* two kept dims (a batch of transposed matrices): the outer plan */
+    const int64_t s3[3] = {4, 20000, 64}, o3[3] = {4, 64, 1};
+    tensor_t *a0 = tensor_from_blob((void *)(uintptr_t)0x10000000, 3, s3, NULL, TENSOR_FLOAT32, tensor_cpu(), NULL, NULL);
+    tensor_t *a = tensor_transpose(a0, 1, 2);
+    const int64_t sb3[3] = {4, 64, 20000};
+    tensor_t *b = tensor_from_blob((void *)(uintptr_t)0x300000, 3, sb3, NULL, TENSOR_FLOAT32, tensor_cpu(), NULL, NULL);
+    tensor_t *o = tensor_from_blob((void *)(uintptr_t)0x2000000, 3, o3, NULL, TENSOR_FLOAT32, tensor_cpu(), NULL, NULL);
+    assert_true(a0 && a && b && o);
+    tensor_iter_config *cfg = tensor_iter_config_new("plan");
+    const int d2 = 2;
+    assert_non_null(cfg);
+    assert_int_equal(tensor_iter_config_enable(cfg, TENSOR_ITER_REDUCTION), TENSOR_OK);
+    assert_int_equal(tensor_iter_config_add_output(cfg, o), TENSOR_OK);
+    assert_int_equal(tensor_iter_config_add_input(cfg, a), TENSOR_OK);
+    assert_int_equal(tensor_iter_config_add_input(cfg, b), TENSOR_OK);
+    assert_int_equal(tensor_iter_config_reduce_dims(cfg, &d2, 1, true), TENSOR_OK);
+    tensor_iter_t *it = tensor_iter_build(cfg);
+    tensor_iter_config_free(cfg);
+    assert_non_null(it);
+    tensor_reduce_config c;
+    assert_int_equal(tensor_reduce_config_make(it, &h100, &f32_tuned, &c), TENSOR_OK);
+    assert_false(c.rvec_tiles);
+    tensor_iter_free(it);
+    tensor_t *const ts[4] = {a0, a, b, o};
+    for (int i = 0; i < 4; i++) tensor_release(ts[i]);
 }
 
 /* sum(a * b) over dim 1 of a [rows, cols] float32 a and b of shape bshape (nb dims), as the
@@ -1221,6 +1309,7 @@ static const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_splat_outputs),
     cmocka_unit_test(test_tuned_outer_underfilled),
     cmocka_unit_test(test_two_layouts),
+    cmocka_unit_test(test_two_layout_tiles),
     cmocka_unit_test(test_seed_16x128x64x128_dim1),
     cmocka_unit_test(test_seed_8x32x64x128_dim1),
     cmocka_unit_test(test_seed_8x32x64x128_dim1_tuned),
