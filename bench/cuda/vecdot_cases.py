@@ -85,6 +85,29 @@ def ints(torch):
     ]
 
 
+def layouts(torch):
+    """VECDOT_SET=layouts: inputs of two layouts (one contiguous along the outputs, the other
+    along the reduced dim: a.t() x b over dim 1, a x b.t() over dim 0), from 16 to 1024 outputs,
+    outputs and reduced lengths that are not multiples of a tile, every dtype size."""
+    f32, f64, bf16 = torch.float32, torch.float64, torch.bfloat16
+    return [
+        ("l_f32_t16x4M_dim1", [4194304, 16], [16, 4194304], 1, f32, "ta"),
+        ("l_f32_t32x2M_dim1", [2097152, 32], [32, 2097152], 1, f32, "ta"),
+        ("l_f32_t64x1M_dim1", [1048576, 64], [64, 1048576], 1, f32, "ta"),
+        ("l_f32_t128x512K_dim1", [524288, 128], [128, 524288], 1, f32, "ta"),
+        ("l_f32_t256x256K_dim1", [262144, 256], [256, 262144], 1, f32, "ta"),
+        ("l_f32_t512x128K_dim1", [131072, 512], [512, 131072], 1, f32, "ta"),
+        ("l_f32_t1024x64K_dim1", [65536, 1024], [1024, 65536], 1, f32, "ta"),
+        ("l_f32_t100x700001_dim1", [700001, 100], [100, 700001], 1, f32, "ta"),
+        ("l_f32_t40x20000_dim1", [20000, 40], [40, 20000], 1, f32, "ta"),
+        ("l_f32_1Mx64_tb_dim0", [1048576, 64], [64, 1048576], 0, f32, "tb"),
+        ("l_bf16_t64x1M_dim1", [1048576, 64], [64, 1048576], 1, bf16, "ta"),
+        ("l_bf16_t128x512K_dim1", [524288, 128], [128, 524288], 1, bf16, "ta"),
+        ("l_f64_t64x1M_dim1", [1048576, 64], [64, 1048576], 1, f64, "ta"),
+        ("l_i8_t64x1M_dim1", [1048576, 64], [64, 1048576], 1, torch.int8, "ta"),
+    ]
+
+
 def make_inputs(torch, case, dev):
     """(a, b, dim) of a case: uniform in [-0.5, 0.5) for floating dtypes, integers in [-8, 8)
     otherwise ([0, 16) for uint8), the same every run; "ta" / "tb" make a / b the transpose of a contiguous tensor
