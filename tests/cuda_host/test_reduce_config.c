@@ -1088,6 +1088,32 @@ static void test_splat_outputs(void **state) {
     }
 }
 
+/* sum(a * b) over dim 1 of [m, w] inputs of two layouts: a the transpose of a contiguous [w, m]
+ * (contiguous along the outputs), b contiguous at b_addr (along the reduced dim), b first when
+ * b_first; the blobs are never read. */
+typedef struct {
+    tensor_t *a0, *a, *b, *o;
+    tensor_iter_t *it;
+} two_layout_case;
+static two_layout_case two_layout_make(int64_t m, int64_t w, tensor_dtype dt, uintptr_t b_addr, bool b_first) {
+    const int64_t st[2] = {w, m}, sb[2] = {m, w}, so[2] = {m, 1};
+    two_layout_case t;
+    t.a0 = tensor_from_blob((void *)(uintptr_t)0x10000000, 2, st, NULL, dt, tensor_cpu(), NULL, NULL);
+    t.b = tensor_from_blob((void *)b_addr, 2, sb, NULL, dt, tensor_cpu(), NULL, NULL);
+    t.o = tensor_from_blob((void *)(uintptr_t)0x2000000, 2, so, NULL, dt, tensor_cpu(), NULL, NULL);
+    assert_true(t.a0 && t.b && t.o);
+    t.a = tensor_transpose(t.a0, 0, 1);
+    assert_non_null(t.a);
+    tensor_t *const ins[2] = {b_first ? t.b : t.a, b_first ? t.a : t.b};
+    t.it = dim1_iter(t.o, ins, 2, true);
+    return t;
+}
+static void two_layout_free(two_layout_case *t) {
+    tensor_iter_free(t->it);
+    tensor_t *const ts[4] = {t->a0, t->a, t->b, t->o};
+    for (int i = 0; i < 4; i++) tensor_release(ts[i]);
+}
+
 /* sum(a * b) over dim 1 of [M, W] inputs of two layouts (a transposed: contiguous along the
  * outputs; b contiguous along the reduced dim), in either order, where the outer plan serves
  * them (fewer than 32 outputs, or 16-bit inputs): lanes on the outputs and each thread a chunk
@@ -1109,15 +1135,11 @@ static void test_two_layouts(void **state) {
                  {1024, 0x300000, true, &f16_tuned, true, 256}};
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
         const tensor_dtype dt = cases[k].tr->input_size == 2 ? TENSOR_FLOAT16 : TENSOR_FLOAT32;
-        const int64_t m = cases[k].m, w = cases[k].w, st[2] = {w, m}, sb[2] = {m, w}, so[2] = {m, 1};
-        tensor_t *a0 = tensor_from_blob((void *)(uintptr_t)0x1000000, 2, st, NULL, dt, tensor_cpu(), NULL, NULL);
-        tensor_t *b = tensor_from_blob((void *)cases[k].b_addr, 2, sb, NULL, dt, tensor_cpu(), NULL, NULL);
-        tensor_t *o = tensor_from_blob((void *)(uintptr_t)0x2000000, 2, so, NULL, dt, tensor_cpu(), NULL, NULL);
-        assert_true(a0 && b && o);
-        tensor_t *a = tensor_transpose(a0, 0, 1);
-        assert_non_null(a);
+        const int64_t w = cases[k].w;
+        two_layout_case t = two_layout_make(cases[k].m, w, dt, cases[k].b_addr, cases[k].b_first);
+        tensor_t *const a = t.a, *const b = t.b, *const o = t.o;
         tensor_t *const ins[2] = {cases[k].b_first ? b : a, cases[k].b_first ? a : b};
-        tensor_iter_t *it = dim1_iter(o, ins, 2, true);
+        tensor_iter_t *it = t.it;
         tensor_reduce_config c;
         char buf[512];
         assert_int_equal(tensor_reduce_config_make(it, &h100, cases[k].tr, &c), TENSOR_OK);
@@ -1135,7 +1157,6 @@ static void test_two_layouts(void **state) {
         snprintf(text, sizeof text, "two layouts: runs along the reduced dim of inputs 0x%x, %s", (unsigned)want,
                  cases[k].aligned ? "16-byte loads" : "element loads");
         if (strstr(buf, text) == NULL) fail_msg("case %zu: %s", k, buf);
-        tensor_iter_free(it);
         /* PyTorch's plan, one layout (b twice), one input: no chunks */
         it = dim1_iter(o, ins, 2, true);
         assert_int_equal(tensor_reduce_config_make(it, &h100, &f32_sum, &c), TENSOR_OK);
@@ -1150,8 +1171,7 @@ static void test_two_layouts(void **state) {
         assert_int_equal(tensor_reduce_config_make(it, &h100, cases[k].tr, &c), TENSOR_OK);
         assert_int_equal(c.rvec_inputs, 0u);
         tensor_iter_free(it);
-        tensor_t *const ts[4] = {a0, a, b, o};
-        for (int i = 0; i < 4; i++) tensor_release(ts[i]);
+        two_layout_free(&t);
     }
 }
 
@@ -1176,18 +1196,12 @@ static void test_two_layout_tiles(void **state) {
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
         const int size = cases[k].tr->input_size;
         const tensor_dtype dt = size == 2 ? TENSOR_FLOAT16 : size == 8 ? TENSOR_FLOAT64 : TENSOR_FLOAT32;
-        const int64_t m = cases[k].m, w = cases[k].w, st[2] = {w, m}, sb[2] = {m, w}, so[2] = {m, 1};
-        tensor_t *a0 = tensor_from_blob((void *)(uintptr_t)0x10000000, 2, st, NULL, dt, tensor_cpu(), NULL, NULL);
-        tensor_t *b = tensor_from_blob((void *)(uintptr_t)0x300000, 2, sb, NULL, dt, tensor_cpu(), NULL, NULL);
-        tensor_t *o = tensor_from_blob((void *)(uintptr_t)0x2000000, 2, so, NULL, dt, tensor_cpu(), NULL, NULL);
-        assert_true(a0 && b && o);
-        tensor_t *a = tensor_transpose(a0, 0, 1);
-        assert_non_null(a);
-        tensor_t *const ins[2] = {cases[k].b_first ? b : a, cases[k].b_first ? a : b};
-        tensor_iter_t *it = dim1_iter(o, ins, 2, true);
+        const int64_t m = cases[k].m, w = cases[k].w;
+        two_layout_case t = two_layout_make(m, w, dt, 0x300000, cases[k].b_first);
+        tensor_t *const ins[2] = {cases[k].b_first ? t.b : t.a, cases[k].b_first ? t.a : t.b};
         tensor_reduce_config c;
         char buf[640];
-        assert_int_equal(tensor_reduce_config_make(it, &h100, cases[k].tr, &c), TENSOR_OK);
+        assert_int_equal(tensor_reduce_config_make(t.it, &h100, cases[k].tr, &c), TENSOR_OK);
         assert_true(tensor_reduce_config_format(&c, buf, sizeof buf) > 0);
         if (c.rvec_tiles != cases[k].tiles) fail_msg("case %zu: %s", k, buf);
         if (cases[k].tiles) {
@@ -1203,14 +1217,12 @@ static void test_two_layout_tiles(void **state) {
                 fail_msg("case %zu: %s", k, buf);
             /* a third input: the outer plan */
             tensor_t *const three[3] = {ins[0], ins[1], ins[1]};
-            tensor_iter_t *it3 = dim1_iter(o, three, 3, true);
+            tensor_iter_t *it3 = dim1_iter(t.o, three, 3, true);
             assert_int_equal(tensor_reduce_config_make(it3, &h100, cases[k].tr, &c), TENSOR_OK);
             assert_false(c.rvec_tiles);
             tensor_iter_free(it3);
         }
-        tensor_iter_free(it);
-        tensor_t *const ts[4] = {a0, a, b, o};
-        for (int i = 0; i < 4; i++) tensor_release(ts[i]);
+        two_layout_free(&t);
     }
     /* two kept dims (a batch of transposed matrices): the outer plan */
     const int64_t s3[3] = {4, 20000, 64}, o3[3] = {4, 64, 1};
