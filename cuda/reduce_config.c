@@ -487,8 +487,9 @@ static void plan_flat(const tensor_iter_t *iter, tensor_reduce_config *c) {
  * part of each CTA idle, and 16-bit and byte inputs ran slower in tiles (docs/perf_log.md).
  * Chunks: as many as keep the grid within 4 CTAs an SM (fewer left the GPU short of loads in
  * flight; more cost the column's last CTA, which folds 32 outputs x chunks partials, a latency
- * nothing hides, and a grid a little over a wave ran a second, nearly empty one), each chunk at
- * least 4 tiles, at most TENSOR_REDUCE_RTILE_MAX_CHUNKS of them. */
+ * nothing hides, and a grid a little over a wave ran a second, nearly empty one), at most one
+ * per 4 tiles of the reduced dim (rounded up: a chunk may be 3 tiles after the rounding to whole
+ * tiles) and at most TENSOR_REDUCE_RTILE_MAX_CHUNKS. */
 #define TENSOR_REDUCE_RTILE_MAX_CHUNKS 512
 static bool plan_rvec_tiles(const tensor_iter_t *iter, const tensor_cuda_props *props,
                             const tensor_reduce_kernel_traits *tr, tensor_reduce_config *c) {

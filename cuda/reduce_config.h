@@ -167,7 +167,7 @@ typedef struct tensor_reduce_config {
      * TENSOR_REDUCE_RTILE_ROWS reduced elements at a time: the input contiguous along the
      * outputs staged in shared memory a row of outputs per warp load, the other read along its
      * rows, so both inputs are read in whole lines. Each CTA writes one partial per output and
-     * chunk; the column's last CTA folds them in chunk order. block {32,
+     * chunk; the column's last CTA folds them in a fixed order. block {32,
      * TENSOR_REDUCE_RTILE_WARPS}; its own kernel (rtiles_kernel), for the Ops
      * TENSOR_REDUCE_RTILES_FIT admits. */
     bool rvec_tiles;

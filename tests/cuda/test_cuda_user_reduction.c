@@ -358,7 +358,8 @@ static void test_vecdot_two_layouts_dtypes(void **state) {
 /* Inputs of two layouts with few outputs: the tile plan (the reduced dim cut into chunks, one
  * input staged in shared memory), in either input order, outputs not a multiple of a CTA's 32,
  * chunks and tiles with tails, every dtype family (16-bit and byte inputs keep the outer plan);
- * and the same through 32-bit pieces (test_jit_matches_cpu checks that explain names it). */
+ * and two layouts through 32-bit pieces (test_jit_matches_cpu checks that explain names the
+ * tile plan). */
 static void test_vecdot_tiles(void **state) {
     (void)state;
     const tensor_dtype dts[] = {TENSOR_FLOAT32, TENSOR_FLOAT64, TENSOR_BFLOAT16, TENSOR_INT32, TENSOR_INT8};
@@ -385,14 +386,16 @@ static void test_vecdot_tiles(void **state) {
         pair_release(b);
     }
 #if TENSOR_HAVE_CUDA
-    /* 32-bit pieces: partials of earlier pieces combined into the output or a buffer */
+    /* 32-bit pieces of two layouts: partials of earlier pieces combined into the output or a
+     * buffer. 20 outputs: every piece takes the outer plan, not tiles (tiles through pieces are
+     * not tested on a GPU yet). */
     const int64_t saved = tensor_cuda_reduce_index_limit;
     tensor_cuda_reduce_index_limit = 1 << 14;
     const int64_t st[2] = {3000, 20}, sb[2] = {20, 3000};
     for (int h = 0; h < 2; h++) {
         const tensor_dtype dt = h ? TENSOR_FLOAT16 : TENSOR_FLOAT32;
         pair_t a = pair_transpose(pair_of(rnd(2, st, dt, 1900 + h))), b = pair_of(rnd(2, sb, dt, 1910 + h));
-        check_vecdot_views(a, b, 1, h ? "split tiles, float16" : "split tiles, float32");
+        check_vecdot_views(a, b, 1, h ? "split two layouts, float16" : "split two layouts, float32");
         pair_release(a);
         pair_release(b);
     }
