@@ -1,8 +1,9 @@
 /* Internal: user reductions on CUDA compiled at run time. A registered reduction whose value
  * type carries its functor's source (contract/user_reduction.h) gets the engine's kernels (the
  * reduction kernel at output vector widths 1, 2, 4, the short-rows kernel, the lean rows
- * kernel and the two-layout tile kernel: the same templates the built-ins are compiled from, cuda/reduce_kernel.cuh) compiled
- * around that functor by NVRTC for the device's architecture, cached in memory and on disk.
+ * kernel and the two-layout tile kernel: the same templates the built-ins are compiled from,
+ * cuda/reduce_kernel.cuh) compiled around that functor by NVRTC for the device's architecture,
+ * cached in memory and on disk.
  * Each kernel (variant) is compiled when a call's plan first needs it, so a call pays for one
  * kernel's compile, not all of them.
  *
@@ -49,8 +50,8 @@ typedef struct tt_jit_program {
 
 /* The program for `src`'s functor with `nin` inputs stored as dtype `in`, output dtype `out`,
  * value type `value`, accumulator of acc_size bytes (checked by a static_assert in the
- * program), compiling kernel `variant` (0 to TT_JIT_KERNELS - 1). Errors: a dtype the engine has no storage
- * type for, a bad variant, OOM. */
+ * program), compiling kernel `variant` (0 to TT_JIT_KERNELS - 1). Errors: a dtype the engine
+ * has no storage type for, a bad variant, OOM. */
 tensor_status tt_jit_program_make(const tensor_reduction_source *src, int nin, tensor_reduction_value value,
                                   tensor_dtype in, tensor_dtype out, size_t acc_size, int variant,
                                   tt_jit_program *prog, const char *func);

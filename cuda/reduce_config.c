@@ -526,7 +526,7 @@ static bool plan_rvec_tiles(const tensor_iter_t *iter, const tensor_cuda_props *
     t.grid[0] = ncol;
     t.grid[1] = chunks;
     t.values_per_thread = div_up(len, 32) * (TENSOR_REDUCE_RTILE_OUTPUTS / TENSOR_REDUCE_RTILE_WARPS);
-    t.shared_memory_bytes = rows * TENSOR_REDUCE_RTILE_PITCH(tr->input_size) * tr->input_size;
+    t.shared_memory_bytes = rows * TENSOR_REDUCE_RTILE_PITCH * tr->input_size;
     t.staging_bytes = chunks > 1 ? ncol * TENSOR_REDUCE_RTILE_OUTPUTS * chunks * tr->acc_size : 0;
     t.semaphore_bytes = chunks > 1 ? ncol * (int64_t)sizeof(uint32_t) : 0;
     *c = t;
@@ -577,6 +577,12 @@ tensor_status tensor_reduce_config_make(const tensor_iter_t *iter, const tensor_
     }
 
     tensor_reduce_config c = init;
+    /* Tiles before the general plan: it would ask the kernel's residency (resident_blocks), for
+     * which the JIT compiles the general kernel, only to be replaced. */
+    if (tr->tuned && plan_rvec_tiles(iter, props, tr, &c)) {
+        *out = c;
+        return TENSOR_OK;
+    }
     if (plan_short_rows(iter, tr, &c)) {
         *out = c;
         return TENSOR_OK;
@@ -620,10 +626,6 @@ tensor_status tensor_reduce_config_make(const tensor_iter_t *iter, const tensor_
     }
     plan_dense_rows(iter, tr, &c);
     plan_flat(iter, &c);
-    if (tr->tuned && plan_rvec_tiles(iter, props, tr, &c)) {
-        *out = c;
-        return TENSOR_OK;
-    }
     if (c.rvec_inputs != 0) {
         for (int k = TENSOR_REDUCE_BLOCK_X; k <= TENSOR_REDUCE_CTA; k++) c.input_mult[k] *= chunk;
         c.step_input *= chunk;

@@ -173,17 +173,17 @@ typedef struct tensor_reduce_config {
     bool rvec_tiles;
 } tensor_reduce_config;
 
-/* The two-layout tile plan's geometry (rvec_tiles): outputs per CTA (a warp load of the staged
- * input), warps per CTA, reduced elements per tile (a lane takes two of them per output for
- * elements of at most 4 bytes, one for 8-byte ones), the staged tile's row pitch in elements
- * (a word or more of padding: a warp reading one column of the tile hits 32 banks). */
 /* The Ops that have the tile kernel: two inputs of 4 or 8 bytes. One rule for the planner, the
  * built-in kernel sets and the run-time compiled ones. */
 #define TENSOR_REDUCE_RTILES_FIT(nin, in_size) ((nin) == 2 && (in_size) >= 4)
+/* The two-layout tile plan's geometry (rvec_tiles): outputs per CTA (a warp load of the staged
+ * input), warps per CTA, reduced elements per tile (a lane takes two of them per output for
+ * elements of 4 bytes, one for 8-byte ones), the staged tile's row pitch in elements (a word or
+ * two of padding: a warp reading one column of the tile hits 32 banks). */
 #define TENSOR_REDUCE_RTILE_OUTPUTS 32
 #define TENSOR_REDUCE_RTILE_WARPS 8
 #define TENSOR_REDUCE_RTILE_ROWS(size) ((size) >= 8 ? 32 : 64)
-#define TENSOR_REDUCE_RTILE_PITCH(size) ((size) >= 4 ? TENSOR_REDUCE_RTILE_OUTPUTS + 1 : TENSOR_REDUCE_RTILE_OUTPUTS + 4 / (size))
+#define TENSOR_REDUCE_RTILE_PITCH (TENSOR_REDUCE_RTILE_OUTPUTS + 1)
 
 /* Consecutive reduced elements a thread of a two-layout plan (rvec_inputs) takes per step: 32
  * bytes (a sector) of 4- and 8-byte elements; 16 bytes of smaller ones, whose 32 bytes' worth

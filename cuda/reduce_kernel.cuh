@@ -722,7 +722,7 @@ struct Reducer {
     // load the last output's elements (their values are dropped).
     static constexpr int TW = TENSOR_REDUCE_RTILE_WARPS, TO = TENSOR_REDUCE_RTILE_OUTPUTS, TOW = TO / TW;
     static constexpr int TR = TENSOR_REDUCE_RTILE_ROWS((int)sizeof(scalar_t)), TS = TR / 32, TNA = TR / TW;
-    static constexpr int TP = TENSOR_REDUCE_RTILE_PITCH((int)sizeof(scalar_t));
+    static constexpr int TP = TENSOR_REDUCE_RTILE_PITCH;
     // One tile from reduced index kb: loads, staging, fold. TAIL: the chunk ends inside it
     // (kend); loads past it read the chunk's last element and the fold skips them.
     template <int A, int D, bool TAIL>

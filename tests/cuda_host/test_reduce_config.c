@@ -1212,7 +1212,7 @@ static void test_two_layout_tiles(void **state) {
                 c.grid[0] != (m + 31) / 32 || chunks < 1 || chunks > 512 || c.ctas_per_output != chunks ||
                 c.step_input % rows != 0 || (chunks > 1 && c.step_input < 3 * rows) ||
                 c.step_input * (chunks - 1) >= w || c.step_input * chunks < w ||
-                c.shared_memory_bytes != rows * TENSOR_REDUCE_RTILE_PITCH(size) * size ||
+                c.shared_memory_bytes != rows * TENSOR_REDUCE_RTILE_PITCH * size ||
                 c.staging_bytes != (chunks > 1 ? c.grid[0] * 32 * chunks * cases[k].tr->acc_size : 0) ||
                 c.semaphore_bytes != (chunks > 1 ? c.grid[0] * 4 : 0) || strstr(buf, "two-layout tiles") == NULL)
                 fail_msg("case %zu: %s", k, buf);
