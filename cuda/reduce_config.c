@@ -422,14 +422,25 @@ static void plan_dense_rows(const tensor_iter_t *iter, const tensor_reduce_kerne
         return;
     }
     int threads = tr->max_threads < 64 ? 32 : 64; /* two warps at least, unless the traits allow one */
-    /* The lean rows kernel when a row is exactly one full round of one of its CTAs (64 to 512
-     * threads): twice the resident threads, each CTA one round and its fold. Rows that took
-     * two lean rounds, or left threads idle, ran slower there than here (docs/perf_log.md). */
+    /* The lean rows kernel for rows of at most one and a half of its rounds at 512 threads
+     * (TENSOR_REDUCE_LEAN_MAX_NEED): twice the resident threads of the general kernel's 48
+     * registers, and as many threads as the row needs for one round, rounded up to whole warps
+     * (a power of two left up to half a CTA idle). 16-bit inputs on aligned rows take the wide
+     * round (twice the vectors) when the plain one needs more than 512 threads. Longer rows keep
+     * the general kernel, whose four vectors of each input a round read them in fewer trips
+     * (docs/perf_log.md has both sides). */
     const int64_t lean = TENSOR_REDUCE_LEAN_ROW_UNROLL(nin, c->splat_inputs != 0, c->input_vec_size);
-    if (tr->lean_rows && tr->max_threads >= 512 && vectors % lean == 0 && vectors / lean >= 64 &&
-        vectors / lean <= 512 && (vectors / lean & (vectors / lean - 1)) == 0) {
+    int64_t need = (vectors + lean - 1) / lean;
+    bool wide = false;
+    if (tr->lean_rows == 2 && need > 512) {
+        c->dense_rows = true; /* row_vectors asks for a dense-rows plan */
+        wide = tensor_reduce_config_row_vectors(c, iter) > 0;
+        if (wide) need = (vectors + 2 * lean - 1) / (2 * lean);
+    }
+    if (tr->lean_rows && tr->max_threads >= 512 && need <= TENSOR_REDUCE_LEAN_MAX_NEED) {
         c->lean_rows = true;
-        threads = (int)(vectors / lean);
+        c->lean_wide = wide;
+        threads = need < 64 ? 64 : need > 512 ? 512 : (int)((need + 31) / 32 * 32);
     } else {
         while (threads < 512 && threads < tr->max_threads && threads * unroll < vectors) threads *= 2;
     }
@@ -509,7 +520,7 @@ static bool plan_rvec_tiles(const tensor_iter_t *iter, const tensor_cuda_props *
     chunks = div_up(K, len);
     tensor_reduce_config t = *c;
     t.rvec_tiles = true;
-    t.flat_reduce = t.dense_rows = t.warp_rows = t.lean_rows = t.vectorize_input = false;
+    t.flat_reduce = t.dense_rows = t.warp_rows = t.lean_rows = t.lean_wide = t.vectorize_input = false;
     t.splat_inputs = 0;
     t.output_vec_size = 1;
     t.block_width = 32;
@@ -701,7 +712,7 @@ int64_t tensor_reduce_config_format(const tensor_reduce_config *c, char *buf, si
                      c->output_vec_size, c->vt0, (long long)c->values_per_thread, (long long)c->ctas_per_output,
                      (long long)c->shared_memory_bytes, (long long)c->staging_bytes, (long long)c->semaphore_bytes,
                      c->short_tile ? ", short-rows kernel (tile)" : c->short_rows ? ", short-rows kernel"
-                     : c->warp_rows ? ", dense rows, a warp each" : c->lean_rows ? ", dense rows, lean"
+                     : c->warp_rows ? ", dense rows, a warp each" : c->lean_rows ? (c->lean_wide ? ", dense rows, lean wide" : ", dense rows, lean")
                      : c->dense_rows ? ", dense rows"
                      : c->flat_reduce ? ", flat" : c->rvec_tiles ? ", two-layout tiles" : "");
     if (c->rvec_inputs != 0 && n >= 0) {

@@ -43,7 +43,8 @@ typedef struct tensor_reduce_kernel_traits {
     const void *resident_ctx;
     /* Nonzero: the kernel set has the lean rows kernel (several inputs, accumulators of at most
      * 4 bytes, or of 8 with 16-bit inputs): dense rows there run under 32 registers, a full SM of threads, with
-     * TENSOR_REDUCE_LEAN_ROW_UNROLL vectors of each input per round. */
+     * TENSOR_REDUCE_LEAN_ROW_UNROLL vectors of each input per round. 2: it also has the wide
+     * round (twice the vectors, aligned rows; the built-in sets of 16-bit inputs). */
     int lean_rows;
 } tensor_reduce_kernel_traits;
 
@@ -84,6 +85,9 @@ typedef struct tensor_reduce_kernel_traits {
 /* Whether an Op has the lean rows kernel: several inputs, accumulators of at most 4 bytes, or of
  * 8 with 16-bit inputs (int8 and int32 inputs into 8 bytes spilled under its 32 registers); the
  * dynamic tier never. One rule for the built-ins (lean_rows_fits) and run-time compiled sets. */
+/* Dense rows go to the lean kernel when one round of it needs at most this many threads (its
+ * CTAs have at most 512: up to one and a half rounds a thread). */
+#define TENSOR_REDUCE_LEAN_MAX_NEED 768
 #define TENSOR_REDUCE_LEAN_ROWS_FIT(nin, acc_size, in_size) ((nin) > 1 && ((acc_size) <= 4 || ((acc_size) == 8 && (in_size) == 2)))
 /* Warps split a short reduced dim (reduce_config.c, split_height) from this many input elements. */
 #define TENSOR_REDUCE_SPLIT_MIN_ELEMS ((int64_t)1 << 20)
@@ -139,6 +143,9 @@ typedef struct tensor_reduce_config {
     bool warp_rows;
     /* Dense rows (CTA rows) run by the lean rows kernel (traits.lean_rows). */
     bool lean_rows;
+    /* The lean kernel's wide round (traits.lean_rows == 2: 16-bit inputs, aligned rows): twice
+     * TENSOR_REDUCE_LEAN_ROW_UNROLL vectors of each input a round. */
+    bool lean_wide;
     /* Rows of several inputs along the fastest dim, each split over a column of CTAs of whole
      * warps (a 1-D dot, a few long rows): CTA (x, y) folds part y of row x; its threads fold
      * with shuffles and one barrier, and only its warp 0 takes the global step (the general

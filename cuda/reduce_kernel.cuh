@@ -279,8 +279,9 @@ template <class Op, class = void> struct op_reduces_chunk : std::false_type {};
 template <class Op>
 struct op_reduces_chunk<Op, std::void_t<decltype(Op::reduces_chunk)>> : std::bool_constant<Op::reduces_chunk> {};
 
-// LEAN: the lean rows kernel's Reducer (dense rows under 32 registers: fewer vectors a round).
-template <class Op, int OVS, bool LEAN = false>
+// LEAN: the lean rows kernel's Reducer (dense rows under 32 registers: fewer vectors a round),
+// 0 for the other kernels; 2: twice the lean round (16-bit inputs on aligned rows).
+template <class Op, int OVS, int LEAN = 0>
 struct Reducer {
     using scalar_t = typename Op::scalar_t;
     using acc_t = typename Op::acc_t;
@@ -517,7 +518,7 @@ struct Reducer {
         // kernels have 64 registers): with two, rows of a few thousand elements took two
         // dependent round trips to memory per thread, and a fused sum(a * b) trailed
         // torch.compile's on [1000, 8192] (docs/perf_log.md).
-        constexpr int U = LEAN ? TENSOR_REDUCE_LEAN_ROW_UNROLL(NIN, SPLAT != 0u, IN_VEC)
+        constexpr int U = LEAN ? LEAN * TENSOR_REDUCE_LEAN_ROW_UNROLL(NIN, SPLAT != 0u, IN_VEC)
                                : (SPLAT != 0u ? TENSOR_REDUCE_SPLAT_ROW_UNROLL(NIN) : TENSOR_REDUCE_ROW_UNROLL(NIN));
         for (const uint32_t bound = run_bound(nvec, (uint64_t)(U - 1) * step); idx < bound; idx += U * step) {
             V v[U][NIN];
@@ -1298,7 +1299,7 @@ struct Reducer {
     __device__ void lean_rows_run() const {
         if constexpr (NIN > 1 && OVS == 1) {
             if (p.row_vecs != 0) aligned_rows_run();
-            else dense_rows_run();
+            else if constexpr (LEAN == 1) dense_rows_run(); // the wide round: aligned rows only (launch)
         }
     }
 
@@ -1429,9 +1430,10 @@ struct lean_rows_fits
     : std::bool_constant<!is_dynamic_op<Op>::value && TENSOR_REDUCE_LEAN_ROWS_FIT(op_inputs<Op>::value,
                                                                                  sizeof(typename Op::acc_t),
                                                                                  sizeof(typename Op::scalar_t))> {};
-template <class Op>
+// W = 2 (cfg.lean_wide): twice the vectors a round, for 16-bit inputs on aligned rows.
+template <class Op, int W = 1>
 __global__ void __launch_bounds__(512, 4) lean_rows_kernel(const __grid_constant__ tensor_cuda_reduce_plan plan) {
-    if constexpr (lean_rows_fits<Op>::value) Reducer<Op, 1, true>(plan).lean_rows_run();
+    if constexpr (lean_rows_fits<Op>::value) Reducer<Op, 1, W>(plan).lean_rows_run();
 }
 
 // Inputs of two layouts in tiles (cfg.rvec_tiles, the Ops TENSOR_REDUCE_RTILES_FIT admits): a
@@ -1458,6 +1460,12 @@ cudaError_t launch(const tensor_cuda_reduce_plan &plan, cudaStream_t stream) {
     }
     if constexpr (lean_rows_fits<Op>::value) {
         if (plan.cfg.lean_rows) {
+            if constexpr (sizeof(typename Op::scalar_t) == 2) {
+                if (plan.cfg.lean_wide && plan.row_vecs != 0) { // the wide round runs aligned rows only
+                    lean_rows_kernel<Op, 2><<<grid, block, smem, stream>>>(plan);
+                    return cudaGetLastError();
+                }
+            }
             lean_rows_kernel<Op><<<grid, block, smem, stream>>>(plan);
             return cudaGetLastError();
         }

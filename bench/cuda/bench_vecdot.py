@@ -13,7 +13,7 @@ Each result is checked against torch's. Writes OUT_DIR/bench_vecdot.md and .json
 usage: bench_vecdot.py BUILD_DIR OUT_DIR [REPS]
 environment: VECDOT_SET=sweep runs SWEEP (shapes the planner was not tuned on) instead of CASES,
 VECDOT_SET=ints the integer cases (vecdot_cases.ints), VECDOT_SET=layouts inputs of two layouts
-(vecdot_cases.layouts);
+(vecdot_cases.layouts), VECDOT_SET=rows rows of lengths not tuned on (vecdot_cases.rows);
 VECDOT_CASES=name,name runs only those of the set;
 VECDOT_AB=NAME=VALUE also times ours with that environment variable set during the call (a
 switch the library reads at plan time, for an experiment), in the same rotation: the rows get
@@ -39,6 +39,8 @@ elif os.environ.get("VECDOT_SET") == "ints":
     CASES = vecdot_cases.ints(torch)
 elif os.environ.get("VECDOT_SET") == "layouts":
     CASES = vecdot_cases.layouts(torch)
+elif os.environ.get("VECDOT_SET") == "rows":
+    CASES = vecdot_cases.rows(torch)
 only = os.environ.get("VECDOT_CASES")
 if only:
     CASES = [c for c in CASES if c[0] in only.split(",")]

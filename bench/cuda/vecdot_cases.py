@@ -108,6 +108,28 @@ def layouts(torch):
     ]
 
 
+def rows(torch):
+    """VECDOT_SET=rows: contiguous rows of one to a few thousand elements over dim 1, lengths
+    that are not a power of two and rows of 16-bit values times a broadcast row, where a CTA a
+    row lives a few microseconds and its start and fold weigh most."""
+    f32, f16, bf16 = torch.float32, torch.float16, torch.bfloat16
+    return [
+        ("r_f32_8000x1500_dim1", [8000, 1500], [8000, 1500], 1, f32),
+        ("r_f32_5000x2500_dim1", [5000, 2500], [5000, 2500], 1, f32),
+        ("r_f32_2500x5000_dim1", [2500, 5000], [2500, 5000], 1, f32),
+        ("r_f32_2000x6000_dim1", [2000, 6000], [2000, 6000], 1, f32),
+        ("r_f32_1000x12000_dim1", [1000, 12000], [1000, 12000], 1, f32),
+        ("r_f32_3000x4000_b4000_dim1", [3000, 4000], [4000], 1, f32),
+        ("r_f16_6000x3000_dim1", [6000, 3000], [6000, 3000], 1, f16),
+        ("r_bf16_4000x6000_b6000_dim1", [4000, 6000], [6000], 1, bf16),
+        ("r_f16_2048x16384_b16384_dim1", [2048, 16384], [16384], 1, f16),
+        ("r_i16_6000x3000_dim1", [6000, 3000], [6000, 3000], 1, torch.int16),
+        ("r_i32_4000x3000_dim1", [4000, 3000], [4000, 3000], 1, torch.int32),
+        ("r_f32_3000x3001_dim1", [3000, 3001], [3000, 3001], 1, f32),
+        ("r_f16_4000x5001_b5001_dim1", [4000, 5001], [5001], 1, f16),
+    ]
+
+
 def make_inputs(torch, case, dev):
     """(a, b, dim) of a case: uniform in [-0.5, 0.5) for floating dtypes, integers in [-8, 8)
     otherwise ([0, 16) for uint8), the same every run; "ta" / "tb" make a / b the transpose of a contiguous tensor

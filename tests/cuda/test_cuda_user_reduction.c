@@ -272,32 +272,36 @@ static void test_vecdot_one_output(void **state) {
     }
 }
 
-/* Rows that are exactly one full round of the lean rows kernel (float32 rows of 1024 to 4096,
- * 16-bit rows of 2048 and 4096, b one element a row: the host tests check that the plan takes
- * it, test_jit_matches_cpu that explain says so), rows of 4096 that start with a head (the lean
- * kernel's unaligned path), and rows of 4104 (the general kernel), in each dtype that has the
- * kernel (int16: products into int64). */
+/* Rows of the lean rows kernel and around it: one full round (float32 rows of 1024 to 4096,
+ * 16-bit rows of 2048 and 4096, b one element a row), a partial round on CTAs of whole warps
+ * that are not a power of two (3000: 384 threads), one and a half rounds (float32 6000), the
+ * wide round of 16-bit rows (6000 and 8192, b broadcast along the outputs too), rows that are
+ * not whole vectors (3001) or start with a head (4097 cut by one: the unaligned path), and
+ * rows past it (4104 in 16 bits, 8192 in float32: the general kernel), in each dtype that has
+ * the kernel (int16: products into int64). The host tests check which plan each takes. */
 static void test_vecdot_lean_rows(void **state) {
     (void)state;
     const tensor_dtype dts[] = {TENSOR_FLOAT32, TENSOR_FLOAT16, TENSOR_BFLOAT16, TENSOR_INT16};
     for (size_t k = 0; k < sizeof dts / sizeof dts[0]; k++) {
         const struct {
-            int64_t rows, cols, bcols;
+            int64_t rows, cols, brows, bcols;
             int head; /* 1: both cut by their first element */
         } cases[] = {
-            {700, 1024, 1024, 0}, {300, 2048, 2048, 0}, {301, 4096, 4096, 0},
-            {257, 4096, 1, 0},    {130, 4097, 4097, 1}, {129, 4104, 4104, 0},
+            {700, 1024, 700, 1024, 0}, {300, 2048, 300, 2048, 0}, {301, 4096, 301, 4096, 0},
+            {257, 4096, 257, 1, 0},    {130, 4097, 130, 4097, 1}, {129, 4104, 129, 4104, 0},
+            {150, 3000, 150, 3000, 0}, {140, 6000, 140, 6000, 0}, {131, 8192, 131, 8192, 0},
+            {97, 8192, 1, 8192, 0},    {133, 3001, 133, 3001, 0}, {99, 6000, 1, 6000, 0},
         };
         for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-            const int64_t s1[2] = {cases[i].rows, cases[i].cols}, s2[2] = {cases[i].rows, cases[i].bcols};
-            pair_t a = pair_of(rnd(2, s1, dts[k], 900 + 10 * k + i)), b = pair_of(rnd(2, s2, dts[k], 950 + 10 * k + i));
+            const int64_t s1[2] = {cases[i].rows, cases[i].cols}, s2[2] = {cases[i].brows, cases[i].bcols};
+            pair_t a = pair_of(rnd(2, s1, dts[k], 900 + 20 * k + i)), b = pair_of(rnd(2, s2, dts[k], 950 + 20 * k + i));
             if (cases[i].head) {
                 a = pair_narrow(a, 1, 1, cases[i].cols - 1);
                 b = pair_narrow(b, 1, 1, cases[i].bcols - 1);
             }
             char what[96];
             snprintf(what, sizeof what, "%s [%lld, %lld] x [%lld, %lld]%s", tensor_dtype_name(dts[k]),
-                     (long long)cases[i].rows, (long long)cases[i].cols, (long long)cases[i].rows,
+                     (long long)cases[i].rows, (long long)cases[i].cols, (long long)cases[i].brows,
                      (long long)cases[i].bcols, cases[i].head ? ", cut by one" : "");
             check_vecdot_views(a, b, 1, what);
             pair_release(a);

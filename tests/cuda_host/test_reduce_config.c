@@ -485,8 +485,11 @@ static void test_tuned_f16_outer(void **state) {
  * only what every input allows ---- */
 
 /* A float32 blob of `shape` (strides: NULL = contiguous) at a fake address. */
+/* The dtype blob() gives its tensors (a test may set another, and back). */
+static tensor_dtype blob_dtype = TENSOR_FLOAT32;
+
 static tensor_t *blob(uintptr_t addr, int ndim, const int64_t *shape, const int64_t *strides) {
-    tensor_t *t = tensor_from_blob((void *)addr, ndim, shape, strides, TENSOR_FLOAT32, tensor_cpu(), NULL, NULL);
+    tensor_t *t = tensor_from_blob((void *)addr, ndim, shape, strides, blob_dtype, tensor_cpu(), NULL, NULL);
     assert_non_null(t);
     return t;
 }
@@ -752,45 +755,65 @@ static void test_two_inputs_rows(void **state) {
     }
 }
 
-/* The lean rows kernel (traits.lean_rows): taken when a row is exactly one full round of a lean
- * CTA (TENSOR_REDUCE_LEAN_ROW_UNROLL vectors per thread, 64 to 512 threads), which then has that
- * many threads; rows of two lean rounds, or of a partial round, keep the general kernel's CTA
- * rows; without the kernel (traits 0) never. */
+/* The lean rows kernel (traits.lean_rows): taken when one round of it (TENSOR_REDUCE_LEAN_ROW_UNROLL
+ * vectors of each input per thread) needs at most TENSOR_REDUCE_LEAN_MAX_NEED threads, with that
+ * many rounded up to whole warps (64 to 512); longer rows keep the general kernel's CTA rows;
+ * without the kernel (traits 0) never. 16-bit inputs on aligned rows take the wide round when
+ * the plain one needs more than 512 threads and the traits have it (2). */
 static void test_lean_rows(void **state) {
     (void)state;
-    tensor_reduce_kernel_traits lean = f32_tuned;
+    tensor_reduce_kernel_traits lean = f32_tuned, lean16 = f16_tuned, lean16_plain = f16_tuned;
     lean.lean_rows = 1;
-    plan2_traits = &lean;
+    lean16.lean_rows = 2;
+    lean16_plain.lean_rows = 1;
     const struct {
         int64_t rows, cols;
-        bool lean;
-        int threads;
+        const tensor_reduce_kernel_traits *tr;
+        bool lean, wide;
+        int threads; /* with the lean traits */
     } cases[] = {
-        {2048, 4096, true, 512}, /* 1024 vectors: 512 threads x 2 */
-        {65536, 1024, true, 128},
-        {16384, 2048, true, 256},
-        {1000, 8192, false, 512}, /* two lean rounds: 512 threads x 4 of the general kernel */
-        {4000, 3000, false, 256}, /* 750 vectors: a partial round */
-        {4096, 4100, false, 512}, /* 1025 vectors */
+        {2048, 4096, &lean, true, false, 512}, /* 1024 vectors: 512 threads x 2 */
+        {65536, 1024, &lean, true, false, 128},
+        {16384, 2048, &lean, true, false, 256},
+        {4000, 3000, &lean, true, false, 384},  /* 750 vectors: 375 threads, whole warps */
+        {4096, 4100, &lean, true, false, 512},  /* 1025 vectors: 513 threads' worth */
+        {2000, 6144, &lean, true, false, 512},  /* 1536 vectors: 768 threads' worth */
+        {2000, 6148, &lean, false, false, 512}, /* 1537: past one and a half rounds */
+        {1000, 8192, &lean, false, false, 512}, /* two lean rounds: 512 threads x 4 of the general kernel */
+        {3000, 3001, &lean, true, false, 384},  /* rows not whole vectors: the plain round */
+        {6000, 3000, &lean16, true, false, 384}, /* 375 vectors of 8 */
+        {4096, 8192, &lean16, true, true, 512},  /* 1024 vectors: the wide round */
+        {4096, 8192, &lean16_plain, false, false, 256}, /* no wide round in the set */
+        {2048, 16384, &lean16, false, false, 512},      /* 2048 vectors: 1024 wide rounds */
+        {3000, 6004, &lean16, true, false, 512},        /* 750 vectors, rows not aligned: plain */
     };
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
         const int64_t sa[2] = {cases[k].rows, cases[k].cols};
+        blob_dtype = cases[k].tr->input_size == 2 ? TENSOR_FLOAT16 : TENSOR_FLOAT32;
         for (int with = 0; with <= 1; with++) {
-            plan2_traits = with ? &lean : &f32_tuned;
+            tensor_reduce_kernel_traits none = *cases[k].tr;
+            none.lean_rows = 0;
+            plan2_traits = with ? cases[k].tr : &none;
             tensor_reduce_config c;
             tensor_iter_t *it = plan2(&c, 0x100000, 0x80000000, sa, sa, NULL, 1);
             assert_true(c.dense_rows);
             assert_false(c.warp_rows);
             assert_int_equal(c.lean_rows, with && cases[k].lean);
+            assert_int_equal(c.lean_wide, with && cases[k].wide);
             if (with) assert_int_equal(c.num_threads, cases[k].threads);
+            assert_int_equal(c.num_threads % 32, 0);
+            assert_int_equal(c.block_height * 32, c.num_threads);
             assert_int_equal(c.step_input, c.num_threads);
+            assert_int_equal(c.shared_memory_bytes, (int64_t)c.num_threads * 4);
             assert_int_equal(c.grid[0], cases[k].rows);
             char buf[1024];
             assert_true(tensor_reduce_config_format(&c, buf, sizeof buf) > 0);
             assert_int_equal(strstr(buf, "lean") != NULL, with && cases[k].lean);
+            assert_int_equal(strstr(buf, "lean wide") != NULL, with && cases[k].wide);
             tensor_iter_free(it);
         }
     }
+    blob_dtype = TENSOR_FLOAT32;
     /* b constant along the rows ([8192, 8192] x [8192, 1]): one loaded stream, 4 vectors a
      * round, 512 threads. */
     const int64_t sq[2] = {8192, 8192}, col[2] = {8192, 1};
