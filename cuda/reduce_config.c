@@ -89,6 +89,29 @@ static bool inputs_congruent(const tensor_iter_t *iter, int64_t bytes, int64_t s
     return true;
 }
 
+/* Two inputs whose rows do not start alike modulo `bytes` (inputs_congruent fails), neither
+ * constant along the row: the one to read element by element within the other's vectors, as a
+ * mask (bit q: input q), 0 when they are congruent or not two. The one constant along every
+ * kept dim (a broadcast row, read again from L2 for each output) when there is one, so that the
+ * input streamed from memory keeps its vector loads; else input 1. */
+static int64_t elem_input(const tensor_iter_t *iter, int64_t bytes) {
+    const int nout = tensor_iter_noutputs(iter);
+    if (tensor_iter_ninputs(iter) != 2 || inputs_congruent(iter, bytes, 0)) return 0;
+    const int nred = tensor_iter_num_reduce_dims(iter);
+    bool kept = false; /* a kept dim of more than one output: "constant along it" means something */
+    for (int d = nred; d < iter->ndim; d++) kept = kept || iter->shape[d] > 1;
+    for (int q = 0; q < 2 && kept; q++) {
+        bool constant = true;
+        for (int d = nred; d < iter->ndim; d++)
+            if (iter->shape[d] > 1 && iter->operands[nout + q].strides[d] != 0) constant = false;
+        bool other = true;
+        for (int d = nred; d < iter->ndim; d++)
+            if (iter->shape[d] > 1 && iter->operands[nout + 1 - q].strides[d] == 0) other = false;
+        if (constant && other) return (int64_t)1 << q;
+    }
+    return 2;
+}
+
 /* Largest power of two <= max_vec dividing the input's base address (in elements), the size of
  * the first kept dim, and every other input stride: then one vector load reads max_vec
  * neighbouring outputs' inputs, aligned. */
@@ -294,12 +317,15 @@ static void plan_general(const tensor_iter_t *iter, const tensor_cuda_props *pro
     }
 
     const int64_t splat = c.reduce_fastest && nred == 1 ? splat_inputs_along(iter, 0, tr->input_size) : -1;
+    const int64_t vbytes = (int64_t)tr->input_vec_size * tr->input_size;
+    const int64_t elem = splat == 0 ? elem_input(iter, vbytes) : 0;
     if (fastest_stride == tr->input_size) {
         if (c.reduce_fastest && dim0 > 128 && nred == 1 && tr->vt0 >= tr->input_vec_size && splat >= 0 &&
-            inputs_congruent(iter, (int64_t)tr->input_vec_size * tr->input_size, splat)) {
+            (elem > 0 || inputs_congruent(iter, vbytes, splat))) {
             /* Each vector load feeds one output: lanes stride over the row in vectors. */
             c.vectorize_input = true;
             c.splat_inputs = (uint32_t)splat;
+            c.elem_inputs = (uint32_t)elem;
             dim0 /= tr->input_vec_size;
         } else if (!c.reduce_fastest) {
             /* Each vector load feeds output_vec_size neighbouring outputs. */
@@ -437,7 +463,7 @@ static void plan_dense_rows(const tensor_iter_t *iter, const tensor_reduce_kerne
         wide = tensor_reduce_config_row_vectors(c, iter) > 0;
         if (wide) need = (vectors + 2 * lean - 1) / (2 * lean);
     }
-    if (tr->lean_rows && tr->max_threads >= 512 && need <= TENSOR_REDUCE_LEAN_MAX_NEED) {
+    if (tr->lean_rows && tr->max_threads >= 512 && need <= TENSOR_REDUCE_LEAN_MAX_NEED && c->elem_inputs == 0) {
         c->lean_rows = true;
         c->lean_wide = wide;
         threads = need < 64 ? 64 : need > 512 ? 512 : (int)((need + 31) / 32 * 32);
@@ -521,7 +547,7 @@ static bool plan_rvec_tiles(const tensor_iter_t *iter, const tensor_cuda_props *
     tensor_reduce_config t = *c;
     t.rvec_tiles = true;
     t.flat_reduce = t.dense_rows = t.warp_rows = t.lean_rows = t.lean_wide = t.vectorize_input = false;
-    t.splat_inputs = 0;
+    t.splat_inputs = t.elem_inputs = 0;
     t.output_vec_size = 1;
     t.block_width = 32;
     t.block_height = TENSOR_REDUCE_RTILE_WARPS;
@@ -682,7 +708,7 @@ void tensor_reduce_config_cache_hints(const tensor_iter_t *iter, uint32_t *evict
 int64_t tensor_reduce_config_row_vectors(const tensor_reduce_config *c, const tensor_iter_t *iter) {
     const int nout = tensor_iter_noutputs(iter), nin = tensor_iter_ninputs(iter);
     const int nred = tensor_iter_num_reduce_dims(iter), nkept = tensor_iter_ndim(iter) - nred;
-    if (!c->dense_rows || nred != 1 || nkept > 1) return 0;
+    if (!c->dense_rows || nred != 1 || nkept > 1 || c->elem_inputs != 0) return 0;
     const int64_t size = (int64_t)tensor_dtype_size(tensor_iter_dtype(iter, nout));
     if (size <= 0 || c->input_vec_size * size != 16 || (c->num_inputs * size) % 16 != 0) return 0;
     for (int q = 0; q < nin; q++) {
@@ -721,6 +747,12 @@ int64_t tensor_reduce_config_format(const tensor_reduce_config *c, char *buf, si
                                ", two layouts: runs along the reduced dim of inputs 0x%x, %s", (unsigned)c->rvec_inputs,
                                c->rvec_tiles ? "the other staged in shared memory"
                                : c->rvec_aligned ? "16-byte loads" : "element loads");
+        n = m < 0 ? m : n + m;
+    }
+    if (c->elem_inputs != 0 && n >= 0) {
+        const size_t used = (size_t)n < size ? (size_t)n : size;
+        const int m = snprintf(used < size ? buf + used : NULL, used < size ? size - used : 0,
+                               ", input 0x%x read by elements in the other's vectors", (unsigned)c->elem_inputs);
         n = m < 0 ? m : n + m;
     }
     if (c->splat_inputs != 0 && n >= 0) {

@@ -158,6 +158,10 @@ typedef struct tensor_reduce_config {
      * the first kept dim (b of [R, N] x [R, 1] over dim 0; one element of it serves the
      * vector's outputs). */
     uint32_t splat_inputs;
+    /* Two inputs in a vectorized row plan whose rows do not start alike modulo a vector (a
+     * broadcast row of odd length beside a's rows): bit q marks the one read element by element
+     * within the other's vectors (the broadcast one when there is one, else input 1). */
+    uint32_t elem_inputs;
     /* Inputs of two layouts (tuned plans, several inputs, one reduced dim): some inputs are
      * contiguous along the reduced dim (bit q: input q, such as b of a.t() x b), at least one
      * other along the outputs (a.t()). Whichever dim the plan put on the lanes, one of them would

@@ -250,6 +250,13 @@ template <class V> __device__ __forceinline__ V load_prefetch_256(const V *ptr) 
 
 // An Op may declare `static constexpr bool byte_sum = true`: an integer sum of int8 or uint8
 // into an int64 accumulator, which the input-vectorised path folds four bytes per __dp4a.
+// An unsigned integer of N bytes: an element's raw bits.
+template <int N> struct RawBits;
+template <> struct RawBits<1> { using type = uint8_t; };
+template <> struct RawBits<2> { using type = uint16_t; };
+template <> struct RawBits<4> { using type = uint32_t; };
+template <> struct RawBits<8> { using type = uint64_t; };
+
 template <class Op, class = void> struct is_byte_sum : std::false_type {};
 template <class Op> struct is_byte_sum<Op, std::void_t<decltype(Op::byte_sum)>> : std::bool_constant<Op::byte_sum> {};
 
@@ -462,6 +469,13 @@ struct Reducer {
                                          : vector_loads_thread_reduce<false, 1u>(base, input_idx);
             if (m == 2u) return hinted() ? vector_loads_thread_reduce<true, 2u>(base, input_idx)
                                          : vector_loads_thread_reduce<false, 2u>(base, input_idx);
+            if constexpr (!LEAN) { // the lean kernel spilled with these paths (the plan keeps them out)
+                const uint32_t e = (uint32_t)p.cfg.elem_inputs;
+                if (e == 1u) return hinted() ? vector_loads_thread_reduce<true, 0u, 1u>(base, input_idx)
+                                             : vector_loads_thread_reduce<false, 0u, 1u>(base, input_idx);
+                if (e == 2u) return hinted() ? vector_loads_thread_reduce<true, 0u, 2u>(base, input_idx)
+                                             : vector_loads_thread_reduce<false, 0u, 2u>(base, input_idx);
+            }
             return hinted() ? vector_loads_thread_reduce<true>(base, input_idx)
                             : vector_loads_thread_reduce<false>(base, input_idx);
         } else if constexpr (NIN > 2) {
@@ -472,7 +486,11 @@ struct Reducer {
                             : vector_loads_thread_reduce<false>(base, input_idx);
         } else return vector_loads_thread_reduce<false>(base, input_idx);
     }
-    template <bool HINTED, uint32_t SPLAT = 0u>
+    // ELEM (two inputs; cfg.elem_inputs): the one input whose rows do not start where the other's
+    // do modulo a vector (a broadcast row of odd length beside the rows of a): the row is cut
+    // where the other input's is, and each of its vectors stands for IN_VEC element loads of
+    // this one (as many bytes, more instructions; the element path loaded both inputs that way).
+    template <bool HINTED, uint32_t SPLAT = 0u, uint32_t ELEM = 0u>
     __device__ acc_t vector_loads_thread_reduce(const Bases &base, uint32_t input_idx) const {
         using V = LoadVec<scalar_t, IN_VEC>;
         const scalar_t *data[NIN];
@@ -490,12 +508,13 @@ struct Reducer {
                 for (int i = 0; i < IN_VEC; i++) sv[q].v[i] = x;
             }
         }
+        if constexpr (ELEM != 0u) cut = data[(ELEM & 1u) ? 1 : 0];
         const RowSplit s = split_row(cut);
-        const V *vdata[NIN];
+        const V *vdata[NIN]; // an ELEM input's is not aligned: read through ld_elems only
 #pragma unroll
         for (int q = 0; q < NIN; q++) vdata[q] = reinterpret_cast<const V *>(data[q] + s.head);
         acc_t acc[NACC];
-        row_vectors<HINTED, SPLAT>(acc, vdata, s.nvec, (uint32_t)p.cfg.step_input, input_idx, s.head, sv, splat);
+        row_vectors<HINTED, SPLAT, ELEM>(acc, vdata, s.nvec, (uint32_t)p.cfg.step_input, input_idx, s.head, sv, splat);
         if (input_idx == 0) fold_head_tail(data, s, acc[0], acc[1], splat);
 #pragma unroll
         for (int i = 1; i < NACC; i++) acc[0] = Op::combine(acc[0], acc[i]);
@@ -505,7 +524,32 @@ struct Reducer {
     // first); element i of vector j is the row's element head + j * IN_VEC + i.
     // With SPLAT (a mask, or SPLAT_RUNTIME: the mask is `splat`), an input q in the mask takes
     // sv[q] instead of a load.
-    template <bool HINTED, uint32_t SPLAT = 0u, class V>
+    // Vector j of an ELEM input's row at `row` (not aligned): its IN_VEC elements, one load each.
+    // The elements are packed into the vector's words as raw bits: assembled element by element
+    // as a struct of 16-bit values, the vector took a stack frame in local memory.
+    template <bool HINTED, class V> __device__ __forceinline__ V ld_elems(const V *row, uint32_t j, int q) const {
+        static_assert(sizeof(V) % 4 == 0 && sizeof(V) == IN_VEC * sizeof(scalar_t), "a vector is whole words");
+        using R = typename RawBits<(int)sizeof(scalar_t)>::type;
+        constexpr int PER = sizeof(R) >= 4 ? 1 : 4 / (int)sizeof(R); // elements a word
+        const R *e = reinterpret_cast<const R *>(row) + (size_t)j * IN_VEC;
+        uint32_t w[sizeof(V) / 4];
+#pragma unroll
+        for (int k = 0; k < (int)(sizeof(V) / 4); k++) w[k] = 0u;
+#pragma unroll
+        for (int i = 0; i < IN_VEC; i++) {
+            const R x = ld_in<HINTED>(e + i, q);
+            if constexpr (sizeof(R) == 8) {
+                w[2 * i] = (uint32_t)x;
+                w[2 * i + 1] = (uint32_t)(x >> 32);
+            } else {
+                w[i / PER] |= (uint32_t)x << (8 * (int)sizeof(R) * (i % PER));
+            }
+        }
+        V v;
+        memcpy(&v, w, sizeof(V));
+        return v;
+    }
+    template <bool HINTED, uint32_t SPLAT = 0u, uint32_t ELEM = 0u, class V>
     __device__ __forceinline__ void row_vectors(acc_t (&acc)[NACC], const V *const (&vdata)[NIN], uint32_t nvec,
                                                 uint32_t step, uint32_t idx, uint32_t head,
                                                 const V *sv = nullptr, uint32_t splat = 0u) const {
@@ -526,14 +570,19 @@ struct Reducer {
             for (int u = 0; u < U; u++)
 #pragma unroll
                 for (int q = 0; q < NIN; q++)
-                    v[u][q] = SPLAT != 0u && ((splat >> q) & 1u) ? sv[q] : ld_in<HINTED>(&vdata[q][idx + u * step], q);
+                    v[u][q] = (ELEM >> q) & 1u                      ? ld_elems<HINTED>(vdata[q], idx + u * step, q)
+                              : SPLAT != 0u && ((splat >> q) & 1u) ? sv[q]
+                                                                   : ld_in<HINTED>(&vdata[q][idx + u * step], q);
 #pragma unroll
             for (int u = 0; u < U; u++) red_vec(acc, v[u], head + (idx + u * step) * IN_VEC);
         }
         for (; idx < nvec; idx += step) {
             V a[NIN];
 #pragma unroll
-            for (int q = 0; q < NIN; q++) a[q] = SPLAT != 0u && ((splat >> q) & 1u) ? sv[q] : ld_in<HINTED>(&vdata[q][idx], q);
+            for (int q = 0; q < NIN; q++)
+                a[q] = (ELEM >> q) & 1u                      ? ld_elems<HINTED>(vdata[q], idx, q)
+                       : SPLAT != 0u && ((splat >> q) & 1u) ? sv[q]
+                                                            : ld_in<HINTED>(&vdata[q][idx], q);
             red_vec(acc, a, head + idx * IN_VEC);
         }
     }
@@ -1303,7 +1352,7 @@ struct Reducer {
         }
     }
 
-    __device__ void run() const {
+    __device__ __forceinline__ void run() const { // out of line, the Reducer went to local memory
         if constexpr (NIN > 1 && OVS == 1) { // byte sums have one input
             if (p.cfg.flat_reduce) {
                 flat_run();

@@ -310,6 +310,46 @@ static void test_vecdot_lean_rows(void **state) {
     }
 }
 
+/* Two inputs whose rows do not start alike modulo a vector: one keeps its vector loads and the
+ * other is read element by element within them (elem_inputs): a broadcast row of odd length on
+ * either side (CTA rows, warp rows, long rows split over CTAs), rows shifted by an element, a
+ * 1-D dot of shifted vectors; in every dtype (16 loads a vector for bytes). */
+static void test_vecdot_elem_inputs(void **state) {
+    (void)state;
+    const tensor_dtype dts[] = {TENSOR_FLOAT32, TENSOR_FLOAT16, TENSOR_BFLOAT16, TENSOR_FLOAT64, TENSOR_INT8,
+                                TENSOR_UINT8,   TENSOR_INT16,   TENSOR_INT32,    TENSOR_INT64};
+    const struct {
+        int nd;
+        int64_t sa[2], sb[2];
+        int shift; /* 1: a drops its first element of the last dim, b its last */
+        const char *what;
+    } cases[] = {
+        {2, {300, 5001}, {1, 5001}, 0, "b an odd broadcast row"},
+        {2, {1, 5001}, {300, 5001}, 0, "a an odd broadcast row"},
+        {2, {2001, 301}, {1, 301}, 0, "warp rows, b an odd broadcast row"},
+        {2, {3, 300001}, {1, 300001}, 0, "long rows, b an odd broadcast row"},
+        {2, {130, 4097}, {130, 4097}, 1, "rows shifted by an element"},
+        {1, {100003}, {100003}, 1, "a 1-D dot of shifted vectors"},
+    };
+    const size_t ndt = ct_quick() ? 3 : sizeof dts / sizeof dts[0];
+    for (size_t k = 0; k < ndt; k++) {
+        for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+            pair_t a = pair_of(rnd(cases[i].nd, cases[i].sa, dts[k], 1100 + 10 * k + i));
+            pair_t b = pair_of(rnd(cases[i].nd, cases[i].sb, dts[k], 1200 + 10 * k + i));
+            const int last = cases[i].nd - 1;
+            if (cases[i].shift) {
+                a = pair_narrow(a, last, 1, cases[i].sa[last] - 1);
+                b = pair_narrow(b, last, 0, cases[i].sb[last] - 1);
+            }
+            char what[128];
+            snprintf(what, sizeof what, "%s, %s", tensor_dtype_name(dts[k]), cases[i].what);
+            check_vecdot_views(a, b, -1, what);
+            pair_release(a);
+            pair_release(b);
+        }
+    }
+}
+
 /* Outer reductions (over dim 0) whose outputs are fewer vectors than a warp and not a power of
  * two ([100000, 100]: 25 vectors of 4): CTAs exactly that many lanes wide, the rows split over
  * CTAs; one dtype per accumulator width. Then two-layout plans of as few outputs. */
@@ -818,6 +858,7 @@ static const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_vecdot_layouts),
     cmocka_unit_test(test_vecdot_one_output),
     cmocka_unit_test(test_vecdot_lean_rows),
+    cmocka_unit_test(test_vecdot_elem_inputs),
     cmocka_unit_test(test_vecdot_outer_exact_width),
     cmocka_unit_test(test_vecdot_two_layouts_dtypes),
     cmocka_unit_test(test_vecdot_tiles),

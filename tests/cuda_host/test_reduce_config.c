@@ -827,6 +827,68 @@ static void test_lean_rows(void **state) {
     plan2_traits = &f32_tuned;
 }
 
+/* Two inputs whose rows do not start alike modulo a vector: still 16-byte loads of one, the
+ * other read element by element within them (elem_inputs): the broadcast one when there is one
+ * (a float16 row of 5001 beside a's rows, in either order), else input 1 (rows shifted by an
+ * element, a 1-D dot of shifted vectors, which takes the flat plan); never the lean kernel, and
+ * no aligned rows. One input, or congruent rows, never. */
+static void test_elem_inputs(void **state) {
+    (void)state;
+    const struct {
+        int64_t sa[2], sb[2];
+        uintptr_t addr_b;
+        tensor_dtype dt;
+        uint32_t elem;
+        bool flat;
+    } cases[] = {
+        {{4000, 5001}, {1, 5001}, 0x80000000, TENSOR_FLOAT16, 2u, false},
+        {{1, 5001}, {4000, 5001}, 0x80000000, TENSOR_FLOAT16, 1u, false},
+        {{4000, 5001}, {1, 5001}, 0x80000000, TENSOR_FLOAT32, 2u, false},
+        {{1000, 4096}, {1000, 4096}, 0x80000004, TENSOR_FLOAT32, 2u, false},
+        {{1, 1 << 20}, {1, 1 << 20}, 0x80000004, TENSOR_FLOAT32, 2u, true},
+        {{1000, 4096}, {1000, 4096}, 0x80000010, TENSOR_FLOAT32, 0u, false},
+        {{4000, 5000}, {1, 5000}, 0x80000000, TENSOR_FLOAT16, 0u, false},
+    };
+    tensor_reduce_kernel_traits lean32 = f32_tuned, lean16 = f16_tuned;
+    lean32.lean_rows = 1;
+    lean16.lean_rows = 2;
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        blob_dtype = cases[k].dt;
+        plan2_traits = cases[k].dt == TENSOR_FLOAT16 ? &lean16 : &lean32;
+        int64_t shape[2] = {cases[k].sa[0] > cases[k].sb[0] ? cases[k].sa[0] : cases[k].sb[0], cases[k].sa[1]};
+        /* plan2 expands b to a's shape: a broadcast a is planned as b and the inputs swapped */
+        const bool swap = cases[k].sa[0] < cases[k].sb[0];
+        tensor_t *x = blob(swap ? cases[k].addr_b : 0x100000, 2, swap ? cases[k].sb : cases[k].sa, NULL);
+        tensor_t *y0 = blob(swap ? 0x100000 : cases[k].addr_b, 2, swap ? cases[k].sa : cases[k].sb, NULL);
+        tensor_t *y = tensor_expand(y0, 2, shape);
+        assert_non_null(y);
+        const int64_t os[2] = {shape[0], 1};
+        tensor_t *out = blob(0x300000, 2, os, NULL);
+        tensor_t *const ins[2] = {swap ? y : x, swap ? x : y};
+        tensor_iter_t *it = dim1_iter(out, ins, 2, true);
+        tensor_reduce_config c;
+        assert_int_equal(tensor_reduce_config_make(it, &h100, plan2_traits, &c), TENSOR_OK);
+        assert_true(c.vectorize_input);
+        if (c.elem_inputs != cases[k].elem) fail_msg("case %zu: elem_inputs 0x%x", k, (unsigned)c.elem_inputs);
+        assert_int_equal(c.splat_inputs, 0u);
+        assert_int_equal(c.flat_reduce, cases[k].flat);
+        if (cases[k].elem != 0) {
+            assert_false(c.lean_rows);
+            assert_int_equal(tensor_reduce_config_row_vectors(&c, it), 0);
+        }
+        char buf[1024];
+        assert_true(tensor_reduce_config_format(&c, buf, sizeof buf) > 0);
+        assert_int_equal(strstr(buf, "read by elements") != NULL, cases[k].elem != 0);
+        tensor_iter_free(it);
+        tensor_release(out);
+        tensor_release(y);
+        tensor_release(y0);
+        tensor_release(x);
+    }
+    blob_dtype = TENSOR_FLOAT32;
+    plan2_traits = &f32_tuned;
+}
+
 /* An outer reduction of two inputs whose outputs fill few CTAs ([256, 65536] over dim 0, the
  * [256, 256, 256] cube over dim 0): the widest CTAs that keep one wave, 256 threads (512 of
  * them are two waves); one input keeps PyTorch's 128 (test_tuned_outer_underfilled). */
@@ -1336,6 +1398,7 @@ static const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_evict_first),
     cmocka_unit_test(test_two_inputs_rows),
     cmocka_unit_test(test_lean_rows),
+    cmocka_unit_test(test_elem_inputs),
     cmocka_unit_test(test_two_inputs_outer_one_wave),
     cmocka_unit_test(test_two_inputs_outer_exact_width),
     cmocka_unit_test(test_row_vectors),
