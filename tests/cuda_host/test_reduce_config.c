@@ -539,10 +539,12 @@ static void test_two_inputs(void **state) {
     assert_true(c.reduce_fastest);
     assert_true(c.vectorize_input);
     tensor_iter_free(it);
-    /* b one float off a's alignment: its rows would be cut elsewhere, so no vectors. */
+    /* b one float off a's alignment: its rows would be cut elsewhere, so a's vectors with b
+     * read by elements within them (test_elem_inputs). */
     it = plan2(&c, 0x100000, 0x900004, rows, rows, NULL, 1);
     assert_true(c.reduce_fastest);
-    assert_false(c.vectorize_input);
+    assert_true(c.vectorize_input);
+    assert_int_equal(c.elem_inputs, 2u);
     tensor_iter_free(it);
     /* Columns: output vectors of 4 when both are contiguous along the outputs... */
     const int64_t sq[2] = {4096, 4096};
@@ -619,9 +621,10 @@ static void test_flat_dots(void **state) {
     assert_true(c.dense_rows);
     assert_false(c.flat_reduce);
     tensor_iter_free(it);
-    /* a misaligned against b (not congruent): element loads, the general path */
+    /* a misaligned against b (not congruent): a's vectors, b by elements within them, flat */
     it = plan2(&c, 0x100004, 0x900000, dot, dot, NULL, 1);
-    assert_false(c.flat_reduce);
+    assert_true(c.flat_reduce);
+    assert_int_equal(c.elem_inputs, 2u);
     tensor_iter_free(it);
     /* A kernel that fits 5 CTAs of 256 on an SM (48 registers): 660 would leave each thread of
      * a 4M-float dot a round of four vectors and two or three single ones; the plan takes 512
