@@ -248,8 +248,6 @@ template <class V> __device__ __forceinline__ V load_prefetch_256(const V *ptr) 
     return *ptr;
 }
 
-// An Op may declare `static constexpr bool byte_sum = true`: an integer sum of int8 or uint8
-// into an int64 accumulator, which the input-vectorised path folds four bytes per __dp4a.
 // An unsigned integer of N bytes: an element's raw bits.
 template <int N> struct RawBits;
 template <> struct RawBits<1> { using type = uint8_t; };
@@ -257,6 +255,8 @@ template <> struct RawBits<2> { using type = uint16_t; };
 template <> struct RawBits<4> { using type = uint32_t; };
 template <> struct RawBits<8> { using type = uint64_t; };
 
+// An Op may declare `static constexpr bool byte_sum = true`: an integer sum of int8 or uint8
+// into an int64 accumulator, which the input-vectorised path folds four bytes per __dp4a.
 template <class Op, class = void> struct is_byte_sum : std::false_type {};
 template <class Op> struct is_byte_sum<Op, std::void_t<decltype(Op::byte_sum)>> : std::bool_constant<Op::byte_sum> {};
 
@@ -520,10 +520,6 @@ struct Reducer {
         for (int i = 1; i < NACC; i++) acc[0] = Op::combine(acc[0], acc[i]);
         return acc[0];
     }
-    // Vectors idx, idx + step, ... < nvec of each input's row into acc (set to the identity
-    // first); element i of vector j is the row's element head + j * IN_VEC + i.
-    // With SPLAT (a mask, or SPLAT_RUNTIME: the mask is `splat`), an input q in the mask takes
-    // sv[q] instead of a load.
     // Vector j of an ELEM input's row at `row` (not aligned): its IN_VEC elements, one load each.
     // The elements are packed into the vector's words as raw bits: assembled element by element
     // as a struct of 16-bit values, the vector took a stack frame in local memory.
@@ -549,6 +545,10 @@ struct Reducer {
         memcpy(&v, w, sizeof(V));
         return v;
     }
+    // Vectors idx, idx + step, ... < nvec of each input's row into acc (set to the identity
+    // first); element i of vector j is the row's element head + j * IN_VEC + i.
+    // With SPLAT (a mask, or SPLAT_RUNTIME: the mask is `splat`), an input q in the mask takes
+    // sv[q] instead of a load; an input in ELEM is read through ld_elems.
     template <bool HINTED, uint32_t SPLAT = 0u, uint32_t ELEM = 0u, class V>
     __device__ __forceinline__ void row_vectors(acc_t (&acc)[NACC], const V *const (&vdata)[NIN], uint32_t nvec,
                                                 uint32_t step, uint32_t idx, uint32_t head,
