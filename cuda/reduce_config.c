@@ -89,27 +89,19 @@ static bool inputs_congruent(const tensor_iter_t *iter, int64_t bytes, int64_t s
     return true;
 }
 
-/* Two inputs whose rows do not start alike modulo `bytes` (inputs_congruent fails), neither
+/* Two inputs whose rows do not start alike modulo a vector (inputs_congruent failed), neither
  * constant along the row: the one to read element by element within the other's vectors, as a
- * mask (bit q: input q), 0 when they are congruent or not two. The one constant along every
- * kept dim (a broadcast row, read again from L2 for each output) when there is one, so that the
- * input streamed from memory keeps its vector loads; else input 1. */
-static int64_t elem_input(const tensor_iter_t *iter, int64_t bytes) {
+ * mask (bit q: input q); 0 for other input counts. Input 0 when it alone is constant along every
+ * kept dim (a broadcast row, read again from L2 for each output), so that the input streamed
+ * from memory keeps its vector loads; else input 1. */
+static uint32_t elem_input(const tensor_iter_t *iter) {
+    if (tensor_iter_ninputs(iter) != 2) return 0;
     const int nout = tensor_iter_noutputs(iter);
-    if (tensor_iter_ninputs(iter) != 2 || inputs_congruent(iter, bytes, 0)) return 0;
-    const int nred = tensor_iter_num_reduce_dims(iter);
-    bool kept = false; /* a kept dim of more than one output: "constant along it" means something */
-    for (int d = nred; d < iter->ndim; d++) kept = kept || iter->shape[d] > 1;
-    for (int q = 0; q < 2 && kept; q++) {
-        bool constant = true;
-        for (int d = nred; d < iter->ndim; d++)
-            if (iter->shape[d] > 1 && iter->operands[nout + q].strides[d] != 0) constant = false;
-        bool other = true;
-        for (int d = nred; d < iter->ndim; d++)
-            if (iter->shape[d] > 1 && iter->operands[nout + 1 - q].strides[d] == 0) other = false;
-        if (constant && other) return (int64_t)1 << q;
-    }
-    return 2;
+    bool constant[2] = {true, true};
+    for (int q = 0; q < 2; q++)
+        for (int d = tensor_iter_num_reduce_dims(iter); d < iter->ndim; d++)
+            if (iter->shape[d] > 1 && iter->operands[nout + q].strides[d] != 0) constant[q] = false;
+    return constant[0] && !constant[1] ? 1u : 2u;
 }
 
 /* Largest power of two <= max_vec dividing the input's base address (in elements), the size of
@@ -317,15 +309,15 @@ static void plan_general(const tensor_iter_t *iter, const tensor_cuda_props *pro
     }
 
     const int64_t splat = c.reduce_fastest && nred == 1 ? splat_inputs_along(iter, 0, tr->input_size) : -1;
-    const int64_t vbytes = (int64_t)tr->input_vec_size * tr->input_size;
-    const int64_t elem = splat == 0 ? elem_input(iter, vbytes) : 0;
     if (fastest_stride == tr->input_size) {
-        if (c.reduce_fastest && dim0 > 128 && nred == 1 && tr->vt0 >= tr->input_vec_size && splat >= 0 &&
-            (elem > 0 || inputs_congruent(iter, vbytes, splat))) {
+        const bool rows = c.reduce_fastest && dim0 > 128 && nred == 1 && tr->vt0 >= tr->input_vec_size && splat >= 0;
+        const bool congruent = rows && inputs_congruent(iter, (int64_t)tr->input_vec_size * tr->input_size, splat);
+        const uint32_t elem = rows && !congruent && splat == 0 ? elem_input(iter) : 0u;
+        if (congruent || elem != 0u) {
             /* Each vector load feeds one output: lanes stride over the row in vectors. */
             c.vectorize_input = true;
             c.splat_inputs = (uint32_t)splat;
-            c.elem_inputs = (uint32_t)elem;
+            c.elem_inputs = elem;
             dim0 /= tr->input_vec_size;
         } else if (!c.reduce_fastest) {
             /* Each vector load feeds output_vec_size neighbouring outputs. */
@@ -432,6 +424,8 @@ static void plan_general(const tensor_iter_t *iter, const tensor_cuda_props *pro
  * 512 (several rounds past that). The general plan's shapes (a warp a row at 16384 x 2048, 512
  * threads with one vector each at 4096 x 2048) ran 2-60% slower than one round
  * (docs/perf_log.md). */
+static int64_t aligned_row_vectors(const tensor_reduce_config *c, const tensor_iter_t *iter);
+
 static void plan_dense_rows(const tensor_iter_t *iter, const tensor_reduce_kernel_traits *tr, tensor_reduce_config *c) {
     const int nin = tensor_iter_ninputs(iter);
     if (nin < 2 || !c->reduce_fastest || !c->vectorize_input || c->output_vec_size != 1 || c->ctas_per_output != 1 ||
@@ -459,8 +453,7 @@ static void plan_dense_rows(const tensor_iter_t *iter, const tensor_reduce_kerne
     int64_t need = (vectors + lean - 1) / lean;
     bool wide = false;
     if (tr->lean_rows == 2 && need > 512) {
-        c->dense_rows = true; /* row_vectors asks for a dense-rows plan */
-        wide = tensor_reduce_config_row_vectors(c, iter) > 0;
+        wide = aligned_row_vectors(c, iter) > 0;
         if (wide) need = (vectors + 2 * lean - 1) / (2 * lean);
     }
     if (tr->lean_rows && tr->max_threads >= 512 && need <= TENSOR_REDUCE_LEAN_MAX_NEED && c->elem_inputs == 0) {
@@ -705,10 +698,11 @@ void tensor_reduce_config_cache_hints(const tensor_iter_t *iter, uint32_t *evict
     *evict_last = small ? again : 0;
 }
 
-int64_t tensor_reduce_config_row_vectors(const tensor_reduce_config *c, const tensor_iter_t *iter) {
+/* tensor_reduce_config_row_vectors for a row plan that is, or is about to be, dense rows. */
+static int64_t aligned_row_vectors(const tensor_reduce_config *c, const tensor_iter_t *iter) {
     const int nout = tensor_iter_noutputs(iter), nin = tensor_iter_ninputs(iter);
     const int nred = tensor_iter_num_reduce_dims(iter), nkept = tensor_iter_ndim(iter) - nred;
-    if (!c->dense_rows || nred != 1 || nkept > 1 || c->elem_inputs != 0) return 0;
+    if (nred != 1 || nkept > 1 || c->elem_inputs != 0) return 0;
     const int64_t size = (int64_t)tensor_dtype_size(tensor_iter_dtype(iter, nout));
     if (size <= 0 || c->input_vec_size * size != 16 || (c->num_inputs * size) % 16 != 0) return 0;
     for (int q = 0; q < nin; q++) {
@@ -722,6 +716,10 @@ int64_t tensor_reduce_config_row_vectors(const tensor_reduce_config *c, const te
     }
     if (nkept == 1 && tensor_iter_strides(iter, 0)[1] < 0) return 0;
     return c->num_inputs / c->input_vec_size;
+}
+
+int64_t tensor_reduce_config_row_vectors(const tensor_reduce_config *c, const tensor_iter_t *iter) {
+    return c->dense_rows ? aligned_row_vectors(c, iter) : 0;
 }
 
 int64_t tensor_reduce_config_format(const tensor_reduce_config *c, char *buf, size_t size) {
