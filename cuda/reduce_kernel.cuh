@@ -564,25 +564,25 @@ struct Reducer {
         // torch.compile's on [1000, 8192] (docs/perf_log.md).
         constexpr int U = LEAN ? LEAN * TENSOR_REDUCE_LEAN_ROW_UNROLL(NIN, SPLAT != 0u, IN_VEC)
                                : (SPLAT != 0u ? TENSOR_REDUCE_SPLAT_ROW_UNROLL(NIN) : TENSOR_REDUCE_ROW_UNROLL(NIN));
+        // Vector j of input q: loaded, read by elements (ELEM) or the repeated element (SPLAT).
+        auto vec_of = [&](int q, uint32_t j) -> V {
+            if ((ELEM >> q) & 1u) return ld_elems<HINTED>(vdata[q], j, q);
+            if (SPLAT != 0u && ((splat >> q) & 1u)) return sv[q];
+            return ld_in<HINTED>(&vdata[q][j], q);
+        };
         for (const uint32_t bound = run_bound(nvec, (uint64_t)(U - 1) * step); idx < bound; idx += U * step) {
             V v[U][NIN];
 #pragma unroll
             for (int u = 0; u < U; u++)
 #pragma unroll
-                for (int q = 0; q < NIN; q++)
-                    v[u][q] = (ELEM >> q) & 1u                      ? ld_elems<HINTED>(vdata[q], idx + u * step, q)
-                              : SPLAT != 0u && ((splat >> q) & 1u) ? sv[q]
-                                                                   : ld_in<HINTED>(&vdata[q][idx + u * step], q);
+                for (int q = 0; q < NIN; q++) v[u][q] = vec_of(q, idx + u * step);
 #pragma unroll
             for (int u = 0; u < U; u++) red_vec(acc, v[u], head + (idx + u * step) * IN_VEC);
         }
         for (; idx < nvec; idx += step) {
             V a[NIN];
 #pragma unroll
-            for (int q = 0; q < NIN; q++)
-                a[q] = (ELEM >> q) & 1u                      ? ld_elems<HINTED>(vdata[q], idx, q)
-                       : SPLAT != 0u && ((splat >> q) & 1u) ? sv[q]
-                                                            : ld_in<HINTED>(&vdata[q][idx], q);
+            for (int q = 0; q < NIN; q++) a[q] = vec_of(q, idx);
             red_vec(acc, a, head + idx * IN_VEC);
         }
     }
@@ -1479,6 +1479,9 @@ struct lean_rows_fits
     : std::bool_constant<!is_dynamic_op<Op>::value && TENSOR_REDUCE_LEAN_ROWS_FIT(op_inputs<Op>::value,
                                                                                  sizeof(typename Op::acc_t),
                                                                                  sizeof(typename Op::scalar_t))> {};
+// The sets that also have the wide round (traits lean_rows 2): 16-bit inputs.
+template <class Op>
+struct lean_wide_fits : std::bool_constant<lean_rows_fits<Op>::value && sizeof(typename Op::scalar_t) == 2> {};
 // W = 2 (cfg.lean_wide): twice the vectors a round, for 16-bit inputs on aligned rows.
 template <class Op, int W = 1>
 __global__ void __launch_bounds__(512, 4) lean_rows_kernel(const __grid_constant__ tensor_cuda_reduce_plan plan) {
@@ -1509,7 +1512,7 @@ cudaError_t launch(const tensor_cuda_reduce_plan &plan, cudaStream_t stream) {
     }
     if constexpr (lean_rows_fits<Op>::value) {
         if (plan.cfg.lean_rows) {
-            if constexpr (sizeof(typename Op::scalar_t) == 2) {
+            if constexpr (lean_wide_fits<Op>::value) {
                 if (plan.cfg.lean_wide && plan.row_vecs != 0) { // the wide round runs aligned rows only
                     lean_rows_kernel<Op, 2><<<grid, block, smem, stream>>>(plan);
                     return cudaGetLastError();
