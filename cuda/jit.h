@@ -41,6 +41,11 @@ extern const int tt_jit_num_headers;
 #define TT_JIT_VARIANT(short_rows, lean_rows, rvec_tiles, output_vec_size)                        \
     ((short_rows) ? 3 : (lean_rows) ? 4 : (rvec_tiles) ? 5 : (output_vec_size) == 4 ? 2 : (output_vec_size) == 2 ? 1 : 0)
 
+/* Whether the programs' general kernel has the element-read input of two rows that do not start
+ * alike (TENSOR_REDUCE_ELEM_ROWS, traits elem_rows): not, a compile a second shorter; such rows
+ * are read element by element. */
+#define TT_JIT_ELEM_ROWS 0
+
 /* One program: its text and the name expression of the one kernel it compiles. */
 typedef struct tt_jit_program {
     char *text;                        /* malloc'ed */

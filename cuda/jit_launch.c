@@ -322,7 +322,7 @@ static tensor_status launch_piece(const tensor_iter_t *iter, char *acc_buf, int6
     const int in_arg = iter->num_outputs;
     jit_resident_ctx rc = {jc, 0, FROM_COMPILE, NULL, -1};
     tensor_cuda_reduce_kind kind = {(int)tensor_dtype_size(iter->operands[in_arg].dtype), (int)jc->call->acc_size,
-                                    jit_resident_blocks, &rc, JIT_LEAN_ROWS(jc)};
+                                    jit_resident_blocks, &rc, JIT_LEAN_ROWS(jc), TT_JIT_ELEM_ROWS};
     tensor_cuda_reduce_plan plan;
     void *staging = NULL;
     tensor_status st = tensor_cuda_reduce_plan_make(iter, kind, &plan, &staging, func);
@@ -395,7 +395,7 @@ tensor_status tt_cuda_jit_reduce(tensor_iter_t *iter, const tensor_user_reduce_c
         st = tensor_cuda_reduce_device_props(iter->device.index, &props, func);
         jit_resident_ctx rc = {&jc, 0, FROM_COMPILE, NULL, -1};
         tensor_cuda_reduce_kind kind = {(int)tensor_dtype_size(in), (int)call->acc_size, jit_resident_blocks, &rc,
-                                        JIT_LEAN_ROWS(&jc)};
+                                        JIT_LEAN_ROWS(&jc), TT_JIT_ELEM_ROWS};
         if (st == TENSOR_OK) st = tensor_cuda_reduce_plan_config(iter, &props, kind, &cfg);
         if (st == TENSOR_OK)
             st = kernel_set(&jc, TT_JIT_VARIANT(cfg.short_rows, cfg.lean_rows, cfg.rvec_tiles, cfg.output_vec_size), &set, &origin, func);

@@ -312,7 +312,7 @@ static void plan_general(const tensor_iter_t *iter, const tensor_cuda_props *pro
     if (fastest_stride == tr->input_size) {
         const bool rows = c.reduce_fastest && dim0 > 128 && nred == 1 && tr->vt0 >= tr->input_vec_size && splat >= 0;
         const bool congruent = rows && inputs_congruent(iter, (int64_t)tr->input_vec_size * tr->input_size, splat);
-        const uint32_t elem = rows && !congruent && splat == 0 ? elem_input(iter) : 0u;
+        const uint32_t elem = rows && !congruent && splat == 0 && tr->elem_rows ? elem_input(iter) : 0u;
         if (congruent || elem != 0u) {
             /* Each vector load feeds one output: lanes stride over the row in vectors. */
             c.vectorize_input = true;

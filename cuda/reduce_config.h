@@ -46,6 +46,11 @@ typedef struct tensor_reduce_kernel_traits {
      * TENSOR_REDUCE_LEAN_ROW_UNROLL vectors of each input per round. 2: it also has the wide
      * round (twice the vectors, aligned rows; the built-in sets of 16-bit inputs). */
     int lean_rows;
+    /* Nonzero: the general kernel has the rows of two inputs that do not start alike modulo a
+     * vector, one read by elements within the other's vectors (tensor_reduce_config.elem_inputs).
+     * The built-in sets have it; run-time compiled ones leave it out (TENSOR_REDUCE_ELEM_ROWS),
+     * whose compile it made a second longer, and read such rows element by element. */
+    int elem_rows;
 } tensor_reduce_kernel_traits;
 
 /* Threads per CTA of an outer (output-vectorised) reduction in the tuned plan: as many as
@@ -88,6 +93,11 @@ typedef struct tensor_reduce_kernel_traits {
 /* Dense rows go to the lean kernel when one round of it needs at most this many threads (its
  * CTAs have at most 512: up to one and a half rounds a thread). */
 #define TENSOR_REDUCE_LEAN_MAX_NEED 768
+/* Whether the general kernel is compiled with the element-read input of two (traits elem_rows):
+ * the built-ins are; the run-time compiler's programs define it 0 first (TT_JIT_ELEM_ROWS). */
+#ifndef TENSOR_REDUCE_ELEM_ROWS
+#define TENSOR_REDUCE_ELEM_ROWS 1
+#endif
 #define TENSOR_REDUCE_LEAN_ROWS_FIT(nin, acc_size, in_size) ((nin) > 1 && ((acc_size) <= 4 || ((acc_size) == 8 && (in_size) == 2)))
 /* Warps split a short reduced dim (reduce_config.c, split_height) from this many input elements. */
 #define TENSOR_REDUCE_SPLIT_MIN_ELEMS ((int64_t)1 << 20)

@@ -29,6 +29,7 @@ tensor_reduce_kernel_traits tensor_cuda_reduce_traits(tensor_cuda_reduce_kind ki
     t.resident_blocks = kind.resident_blocks;
     t.resident_ctx = kind.resident_ctx;
     t.lean_rows = kind.lean_rows;
+    t.elem_rows = kind.elem_rows;
     return t;
 }
 

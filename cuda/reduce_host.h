@@ -95,6 +95,7 @@ typedef struct tensor_cuda_reduce_kind {
     int (*resident_blocks)(const void *ctx, int ovs, int threads, size_t smem);
     const void *resident_ctx;
     int lean_rows; /* the instance has the lean rows kernel (tensor_reduce_kernel_traits.lean_rows) */
+    int elem_rows; /* its general kernel has the element-read input (tensor_reduce_kernel_traits.elem_rows) */
 } tensor_cuda_reduce_kind;
 
 /* Fills *plan for iter (a built reduction iterator on a CUDA device, numel > 0, one or two

@@ -469,7 +469,9 @@ struct Reducer {
                                          : vector_loads_thread_reduce<false, 1u>(base, input_idx);
             if (m == 2u) return hinted() ? vector_loads_thread_reduce<true, 2u>(base, input_idx)
                                          : vector_loads_thread_reduce<false, 2u>(base, input_idx);
-            if constexpr (!LEAN) { // the lean kernel spilled with these paths (the plan keeps them out)
+            // The lean kernel spilled with these paths, and they made a run-time compile a second
+            // longer (the plan keeps both out: traits elem_rows).
+            if constexpr (!LEAN && TENSOR_REDUCE_ELEM_ROWS) {
                 const uint32_t e = (uint32_t)p.cfg.elem_inputs;
                 if (e == 1u) return hinted() ? vector_loads_thread_reduce<true, 0u, 1u>(base, input_idx)
                                              : vector_loads_thread_reduce<false, 0u, 1u>(base, input_idx);

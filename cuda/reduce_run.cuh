@@ -68,7 +68,7 @@ template <class O> int resident_blocks(const void *, int ovs, int threads, size_
 }
 template <class O> tensor_cuda_reduce_kind kind_of() {
     return {(int)sizeof(typename O::scalar_t), (int)sizeof(typename O::acc_t), resident_blocks<O>, nullptr,
-            lean_wide_fits<O>::value ? 2 : lean_rows_fits<O>::value ? 1 : 0};
+            lean_wide_fits<O>::value ? 2 : lean_rows_fits<O>::value ? 1 : 0, TENSOR_REDUCE_ELEM_ROWS};
 }
 
 // Plans (host C) and launches one 32-bit iterator on the device's current stream; gives the

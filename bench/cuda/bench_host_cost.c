@@ -89,7 +89,7 @@ static int iter_step(void *ctx) {
 static int entry_step(void *ctx) { return tensor_cuda_sum_kernel(((iter_ctx *)ctx)->iter, NULL) != TENSOR_OK; }
 
 static int plan_step(void *ctx) {
-    tensor_cuda_reduce_kind kind = {4, 4, NULL, NULL, 0};
+    tensor_cuda_reduce_kind kind = {4, 4, NULL, NULL, 0, 1};
     tensor_cuda_reduce_plan plan;
     void *staging = NULL;
     if (tensor_cuda_reduce_plan_make(((iter_ctx *)ctx)->iter, kind, &plan, &staging, "bench") != TENSOR_OK) return 1;

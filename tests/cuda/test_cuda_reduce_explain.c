@@ -39,7 +39,7 @@ static void test_seed_matches_plan(void **state) {
     assert_non_null(it);
     tensor_cuda_props props;
     assert_int_equal(tensor_cuda_reduce_device_props(0, &props, "test"), TENSOR_OK);
-    tensor_cuda_reduce_kind kind = {4, 4, NULL, NULL, 0};
+    tensor_cuda_reduce_kind kind = {4, 4, NULL, NULL, 0, 1};
     char expect[2048];
     int64_t m = tensor_cuda_reduce_explain(it, &props, kind, "sum, float32 -> float32", expect, sizeof expect);
     assert_true(m > 0 && m < (int64_t)sizeof expect);
@@ -68,7 +68,7 @@ static void test_aligned_rows(void **state) {
     const int64_t nrows[2] = {1000, 5000}, ncols[2] = {8192, 512};
     tensor_cuda_props props;
     assert_int_equal(tensor_cuda_reduce_device_props(0, &props, "test"), TENSOR_OK);
-    const tensor_cuda_reduce_kind kind = {4, 4, NULL, NULL, 0};
+    const tensor_cuda_reduce_kind kind = {4, 4, NULL, NULL, 0, 1};
     for (int k = 0; k < 2; k++) {
         const int64_t sh[2] = {nrows[k], ncols[k] + 1}, osh[1] = {nrows[k]};
         tensor_t *a = tensor_zeros(2, sh, TENSOR_FLOAT32, tensor_cuda(0));

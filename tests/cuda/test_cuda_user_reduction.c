@@ -683,6 +683,19 @@ static void test_jit_matches_cpu(void **state) {
         pair_release(lean[0]);
         pair_release(lean[1]);
     }
+    /* rows that do not start alike modulo a vector (a broadcast row of odd length): the built-ins
+     * read one input by elements within the other's vectors; a compiled set has no such path
+     * and reads both by elements */
+    {
+        const int64_t so[2] = {300, 2001}, sb[2] = {1, 2001};
+        pair_t odd[2] = {pair_of(rnd(2, so, TENSOR_FLOAT32, 13)), pair_of(rnd(2, sb, TENSOR_FLOAT32, 14))};
+        check_jit(wsum, odd, 2, &d1, 1, "weighted sum, a broadcast row of odd length");
+        const tensor_t *go[2] = {odd[0].g, odd[1].g};
+        assert_true(tensor_reduction_explain(wsum, go, 2, &d1, 1, false, TENSOR_DTYPE_DEFAULT, text, sizeof text) > 0);
+        if (strstr(text, "read by elements") != NULL) fail_msg("odd rows: %s", text);
+        pair_release(odd[0]);
+        pair_release(odd[1]);
+    }
     /* inputs of two layouts with few outputs: the tile plan, compiled at run time */
     {
         const int64_t st[2] = {20000, 40}, sb[2] = {40, 20000};

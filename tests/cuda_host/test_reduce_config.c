@@ -6,11 +6,11 @@
 #include "cuda/reduce_config.h"
 
 static const tensor_cuda_props h100 = {132, 2048, 32};
-static const tensor_reduce_kernel_traits f32_sum = {4, 4, 4, 4, 4, 512, 0, NULL, NULL, 0};
+static const tensor_reduce_kernel_traits f32_sum = {4, 4, 4, 4, 4, 512, 0, NULL, NULL, 0, 0};
 /* Our plan (tensor_cuda_reduce_traits): the same numbers plus our measured deviations. */
-static const tensor_reduce_kernel_traits f32_tuned = {4, 4, 4, 4, 4, 512, 1, NULL, NULL, 0};
-static const tensor_reduce_kernel_traits f16_tuned = {2, 4, 8, 8, 4, 512, 1, NULL, NULL, 0};
-static const tensor_reduce_kernel_traits f64_tuned = {8, 8, 4, 2, 2, 512, 1, NULL, NULL, 0};
+static const tensor_reduce_kernel_traits f32_tuned = {4, 4, 4, 4, 4, 512, 1, NULL, NULL, 0, 1};
+static const tensor_reduce_kernel_traits f16_tuned = {2, 4, 8, 8, 4, 512, 1, NULL, NULL, 0, 1};
+static const tensor_reduce_kernel_traits f64_tuned = {8, 8, 4, 2, 2, 512, 1, NULL, NULL, 0, 1};
 
 typedef struct {
     tensor_t *in;
@@ -834,7 +834,8 @@ static void test_lean_rows(void **state) {
  * other read element by element within them (elem_inputs): the broadcast one when there is one
  * (a float16 row of 5001 beside a's rows, in either order), else input 1 (rows shifted by an
  * element, a 1-D dot of shifted vectors, which takes the flat plan); never the lean kernel, and
- * no aligned rows. One input, or congruent rows, never. */
+ * no aligned rows. One input, or congruent rows, never; nor a kernel set without the path
+ * (run-time compiled ones: traits elem_rows 0), whose such rows are read element by element. */
 static void test_elem_inputs(void **state) {
     (void)state;
     const struct {
@@ -878,6 +879,13 @@ static void test_elem_inputs(void **state) {
         if (cases[k].elem != 0) {
             assert_false(c.lean_rows);
             assert_int_equal(tensor_reduce_config_row_vectors(&c, it), 0);
+            tensor_reduce_kernel_traits none = *plan2_traits;
+            none.elem_rows = 0;
+            tensor_reduce_config e;
+            assert_int_equal(tensor_reduce_config_make(it, &h100, &none, &e), TENSOR_OK);
+            assert_int_equal(e.elem_inputs, 0u);
+            assert_false(e.vectorize_input);
+            assert_false(e.lean_rows);
         }
         char buf[1024];
         assert_true(tensor_reduce_config_format(&c, buf, sizeof buf) > 0);

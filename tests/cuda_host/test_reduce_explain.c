@@ -32,7 +32,7 @@ static void test_seed_printout(void **state) {
     const int dim = 1;
     tensor_t *in;
     tensor_iter_t *it = seed_iter(4, shape, &dim, 1, &in);
-    tensor_cuda_reduce_kind kind = {4, 4, NULL, NULL, 0};
+    tensor_cuda_reduce_kind kind = {4, 4, NULL, NULL, 0, 1};
     char text[2048];
     int64_t n = tensor_cuda_reduce_explain(it, &h100, kind, "sum, float32 -> float32", text, sizeof text);
     print_message("%s", text);
@@ -64,7 +64,7 @@ static void test_contract(void **state) {
     const int dim = 1;
     tensor_t *in;
     tensor_iter_t *it = seed_iter(2, shape, &dim, 1, &in);
-    tensor_cuda_reduce_kind kind = {2, 4, NULL, NULL, 0};
+    tensor_cuda_reduce_kind kind = {2, 4, NULL, NULL, 0, 1};
     int64_t n = tensor_cuda_reduce_explain(it, &h100, kind, "sum, float16 -> float16", NULL, 0);
     assert_true(n > 0);
     char small[8];
@@ -103,8 +103,8 @@ static int fake_resident(const void *ctx, int ovs, int threads, size_t smem) {
  * is at most one wave of them. */
 static void test_register_limited_residency(void **state) {
     (void)state;
-    const tensor_cuda_reduce_kind k4 = {4, 4, NULL, NULL, 0}, k8 = {4, 8, NULL, NULL, 0}, k16 = {4, 16, NULL, NULL, 0},
-                                  k32 = {4, 32, NULL, NULL, 0};
+    const tensor_cuda_reduce_kind k4 = {4, 4, NULL, NULL, 0, 1}, k8 = {4, 8, NULL, NULL, 0, 1}, k16 = {4, 16, NULL, NULL, 0, 1},
+                                  k32 = {4, 32, NULL, NULL, 0, 1};
     assert_int_equal(tensor_cuda_reduce_traits(k4).max_output_vec, 4);
     assert_int_equal(tensor_cuda_reduce_traits(k8).max_output_vec, 4);
     assert_int_equal(tensor_cuda_reduce_traits(k16).max_output_vec, 2);
@@ -124,7 +124,7 @@ static void test_register_limited_residency(void **state) {
     assert_int_equal(base.grid[1], 8);
 
     resident_probe r = {5, 0, 0, 0, 0};
-    tensor_cuda_reduce_kind kr = {4, 16, fake_resident, &r, 0};
+    tensor_cuda_reduce_kind kr = {4, 16, fake_resident, &r, 0, 1};
     assert_int_equal(tensor_cuda_reduce_plan_config(it, &h100, kr, &c), TENSOR_OK);
     assert_int_equal(r.calls, 1);
     assert_int_equal(r.ovs, 2);
@@ -161,7 +161,7 @@ static void test_register_limited_residency(void **state) {
  * wave of 48; a row count that divides the wave keeps it. */
 static void test_global_reduce_waves(void **state) {
     (void)state;
-    const tensor_cuda_reduce_kind k4 = {4, 4, NULL, NULL, 0};
+    const tensor_cuda_reduce_kind k4 = {4, 4, NULL, NULL, 0, 1};
     /* 300 rows: 1 a row fills 300 of 528 slots in one wave, 2 fill 600 of 1056 in two; a tie
      * keeps PyTorch's 2 */
     const int64_t shapes[3][2] = {{64, 1 << 19}, {132, 1 << 19}, {300, 1 << 17}};
