@@ -290,7 +290,7 @@ typedef struct jit_resident_ctx {
 } jit_resident_ctx;
 
 /* Whether the set has a lean rows kernel (the built-ins' rule). */
-#define JIT_LEAN_ROWS(jc) TENSOR_REDUCE_LEAN_ROWS_FIT((jc)->nin, (jc)->call->acc_size, tensor_dtype_size((jc)->in))
+#define JIT_LEAN_ROWS(jc) TENSOR_REDUCE_LEAN_ROWS_FIT((jc)->nin, (jc)->call->acc_size, tensor_dtype_size((jc)->in), 0)
 
 static int jit_resident_blocks(const void *ctx, int ovs, int threads, size_t smem) {
     jit_resident_ctx *rc = (jit_resident_ctx *)ctx;

@@ -88,8 +88,12 @@ typedef struct tensor_reduce_kernel_traits {
 #define TENSOR_REDUCE_LEAN_ROW_UNROLL(nin, splat, vec)                                           \
     (TENSOR_REDUCE_LEAN_ELEMS(nin, splat) / (vec) < 1 ? 1 : TENSOR_REDUCE_LEAN_ELEMS(nin, splat) / (vec))
 /* Whether an Op has the lean rows kernel: several inputs, accumulators of at most 4 bytes, or of
- * 8 with 16-bit inputs (int8 and int32 inputs into 8 bytes spilled under its 32 registers); the
- * dynamic tier never. One rule for the built-ins (lean_rows_fits) and run-time compiled sets. */
+ * 8 with 16-bit inputs, or of 8 with inputs of at most 4 bytes when the Op folds a vector's
+ * values into one accumulator (chunk: the integer dots; with one accumulator a lane, int8 and
+ * int32 inputs spilled under its 32 registers, int64 ones still do); the dynamic tier never.
+ * One rule for the built-ins (lean_rows_fits) and run-time compiled sets (chunk 0). */
+#define TENSOR_REDUCE_LEAN_ROWS_FIT(nin, acc_size, in_size, chunk)                                \
+    ((nin) > 1 && ((acc_size) <= 4 || ((acc_size) == 8 && ((in_size) == 2 || ((chunk) && (in_size) <= 4)))))
 /* Dense rows go to the lean kernel when one round of it needs at most this many threads (its
  * CTAs have at most 512: up to one and a half rounds a thread). */
 #define TENSOR_REDUCE_LEAN_MAX_NEED 768
@@ -98,7 +102,6 @@ typedef struct tensor_reduce_kernel_traits {
 #ifndef TENSOR_REDUCE_ELEM_ROWS
 #define TENSOR_REDUCE_ELEM_ROWS 1
 #endif
-#define TENSOR_REDUCE_LEAN_ROWS_FIT(nin, acc_size, in_size) ((nin) > 1 && ((acc_size) <= 4 || ((acc_size) == 8 && (in_size) == 2)))
 /* Warps split a short reduced dim (reduce_config.c, split_height) from this many input elements. */
 #define TENSOR_REDUCE_SPLIT_MIN_ELEMS ((int64_t)1 << 20)
 #define TENSOR_REDUCE_SHORT_ROWS_FOR(vec) ((32 / (vec)) > 8 ? 8 : (32 / (vec)) < 2 ? 2 : (32 / (vec)))

@@ -398,6 +398,14 @@ struct DotI64 : Dot<SumI64> {
     template <typename In> static __device__ __forceinline__ int64_t map_stored(const In (&x)[2]) {
         return (int64_t)(In)((uint32_t)x[0] * (uint32_t)x[1]);
     }
+    // A vector's products into one accumulator: integer sums are exact in any order, so the
+    // result is the same bits, and one 8-byte accumulator a thread instead of one a lane is what
+    // fits the int8 and int32 dots' lean rows kernel in 32 registers (TENSOR_REDUCE_LEAN_ROWS_FIT).
+    static constexpr bool reduces_chunk = true;
+    template <int N> static __device__ __forceinline__ void reduce_chunk(int64_t &a, const int64_t (&x)[N]) {
+#pragma unroll
+        for (int k = 0; k < N; k++) a += x[k];
+    }
 };
 
 // How many inputs a family folds (1 unless it declares nin), and whether it maps them first

@@ -1480,7 +1480,8 @@ template <class Op>
 struct lean_rows_fits
     : std::bool_constant<!is_dynamic_op<Op>::value && TENSOR_REDUCE_LEAN_ROWS_FIT(op_inputs<Op>::value,
                                                                                  sizeof(typename Op::acc_t),
-                                                                                 sizeof(typename Op::scalar_t))> {};
+                                                                                 sizeof(typename Op::scalar_t),
+                                                                                 op_reduces_chunk<Op>::value)> {};
 // The sets that also have the wide round (traits lean_rows 2): 16-bit inputs.
 template <class Op>
 struct lean_wide_fits : std::bool_constant<lean_rows_fits<Op>::value && sizeof(typename Op::scalar_t) == 2> {};

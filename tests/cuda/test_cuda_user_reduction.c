@@ -278,10 +278,12 @@ static void test_vecdot_one_output(void **state) {
  * wide round of 16-bit rows (6000 and 8192, b broadcast along the outputs too), rows that are
  * not whole vectors (3001) or start with a head (4097 cut by one: the unaligned path), and
  * rows past it (4104 in 16 bits, 8192 in float32: the general kernel), in each dtype that has
- * the kernel (int16: products into int64). The host tests check which plan each takes. */
+ * the kernel (the integer ones: products into int64, a vector's into one accumulator). The
+ * host tests check which plan each takes. */
 static void test_vecdot_lean_rows(void **state) {
     (void)state;
-    const tensor_dtype dts[] = {TENSOR_FLOAT32, TENSOR_FLOAT16, TENSOR_BFLOAT16, TENSOR_INT16};
+    const tensor_dtype dts[] = {TENSOR_FLOAT32, TENSOR_FLOAT16, TENSOR_BFLOAT16, TENSOR_INT16,
+                                TENSOR_INT8,    TENSOR_UINT8,   TENSOR_INT32};
     for (size_t k = 0; k < sizeof dts / sizeof dts[0]; k++) {
         const struct {
             int64_t rows, cols, brows, bcols;
