@@ -287,9 +287,11 @@ template <class Op>
 struct op_reduces_chunk<Op, std::void_t<decltype(Op::reduces_chunk)>> : std::bool_constant<Op::reduces_chunk> {};
 
 // LEAN: the lean rows kernel's Reducer (dense rows under 32 registers: fewer vectors a round),
-// 0 for the other kernels; 2: twice the lean round (16-bit inputs on aligned rows).
+// 0 for the other kernels; 2: twice the lean round (16-bit inputs on aligned rows); 3: the lean
+// round on rows with an element-read input (cfg.elem_inputs, lean_elem_kernel).
 template <class Op, int OVS, int LEAN = 0>
 struct Reducer {
+    static constexpr int LEAN_ROUNDS = LEAN == 3 ? 1 : LEAN; // lean rounds a round (0: not lean)
     using scalar_t = typename Op::scalar_t;
     using acc_t = typename Op::acc_t;
     using vec_t = AccVec<acc_t, OVS>;
@@ -469,9 +471,9 @@ struct Reducer {
                                          : vector_loads_thread_reduce<false, 1u>(base, input_idx);
             if (m == 2u) return hinted() ? vector_loads_thread_reduce<true, 2u>(base, input_idx)
                                          : vector_loads_thread_reduce<false, 2u>(base, input_idx);
-            // The lean kernel spilled with these paths, and they made a run-time compile a second
-            // longer (the plan keeps both out: traits elem_rows).
-            if constexpr (!LEAN && TENSOR_REDUCE_ELEM_ROWS) {
+            // Not in the lean kernel (it spilled with them: lean_elem_kernel has them), nor in a
+            // run-time compiled set (a compile a second longer; the plan keeps both out).
+            if constexpr ((LEAN == 0 || LEAN == 3) && TENSOR_REDUCE_ELEM_ROWS) {
                 const uint32_t e = (uint32_t)p.cfg.elem_inputs;
                 if (e == 1u) return hinted() ? vector_loads_thread_reduce<true, 0u, 1u>(base, input_idx)
                                              : vector_loads_thread_reduce<false, 0u, 1u>(base, input_idx);
@@ -564,7 +566,7 @@ struct Reducer {
         // kernels have 64 registers): with two, rows of a few thousand elements took two
         // dependent round trips to memory per thread, and a fused sum(a * b) trailed
         // torch.compile's on [1000, 8192] (docs/perf_log.md).
-        constexpr int U = LEAN ? LEAN * TENSOR_REDUCE_LEAN_ROW_UNROLL(NIN, SPLAT != 0u, IN_VEC)
+        constexpr int U = LEAN ? LEAN_ROUNDS * TENSOR_REDUCE_LEAN_ROW_UNROLL(NIN, SPLAT != 0u, IN_VEC)
                                : (SPLAT != 0u ? TENSOR_REDUCE_SPLAT_ROW_UNROLL(NIN) : TENSOR_REDUCE_ROW_UNROLL(NIN));
         // Vector j of input q: loaded, read by elements (ELEM) or the repeated element (SPLAT).
         auto vec_of = [&](int q, uint32_t j) -> V {
@@ -1349,7 +1351,8 @@ struct Reducer {
     // The lean rows kernel's paths (cfg.lean_rows: dense CTA rows).
     __device__ void lean_rows_run() const {
         if constexpr (NIN > 1 && OVS == 1) {
-            if (p.row_vecs != 0) aligned_rows_run();
+            if constexpr (LEAN == 3) dense_rows_run(); // rows with an element-read input: never aligned
+            else if (p.row_vecs != 0) aligned_rows_run();
             else if constexpr (LEAN == 1) dense_rows_run(); // the wide round: aligned rows only (launch)
         }
     }
@@ -1491,6 +1494,15 @@ __global__ void __launch_bounds__(512, 4) lean_rows_kernel(const __grid_constant
     if constexpr (lean_rows_fits<Op>::value) Reducer<Op, 1, W>(plan).lean_rows_run();
 }
 
+// The lean plan's rows of two inputs that do not start alike (cfg.elem_inputs): the element-read
+// input's loop needs 40 registers (under 32 it spilled), so 3 CTAs of 512 share an SM, against
+// the general kernel's 48-register cap.
+template <class Op>
+__global__ void __launch_bounds__(512, 3) lean_elem_kernel(const __grid_constant__ tensor_cuda_reduce_plan plan) {
+    if constexpr (lean_rows_fits<Op>::value && op_inputs<Op>::value == 2 && TENSOR_REDUCE_ELEM_ROWS)
+        Reducer<Op, 1, 3>(plan).lean_rows_run();
+}
+
 // Inputs of two layouts in tiles (cfg.rvec_tiles, the Ops TENSOR_REDUCE_RTILES_FIT admits): a
 // kernel of its own, so that the general kernel's paths keep their code and registers; 256
 // threads, 4 CTAs an SM (the plan sizes its grid for that), so up to 64 registers.
@@ -1515,6 +1527,12 @@ cudaError_t launch(const tensor_cuda_reduce_plan &plan, cudaStream_t stream) {
     }
     if constexpr (lean_rows_fits<Op>::value) {
         if (plan.cfg.lean_rows) {
+            if constexpr (op_inputs<Op>::value == 2 && TENSOR_REDUCE_ELEM_ROWS) {
+                if (plan.cfg.elem_inputs != 0) {
+                    lean_elem_kernel<Op><<<grid, block, smem, stream>>>(plan);
+                    return cudaGetLastError();
+                }
+            }
             if constexpr (lean_wide_fits<Op>::value) {
                 if (plan.cfg.lean_wide && plan.row_vecs != 0) { // the wide round runs aligned rows only
                     lean_rows_kernel<Op, 2><<<grid, block, smem, stream>>>(plan);
