@@ -447,8 +447,8 @@ static void plan_dense_rows(const tensor_iter_t *iter, const tensor_reduce_kerne
      * registers, and as many threads as the row needs for one round, rounded up to whole warps
      * (a power of two left up to half a CTA idle). 16-bit inputs on aligned rows take the wide
      * round (twice the vectors) when the plain one needs more than 512 threads; rows with an
-     * element-read input (elem_inputs) the lean round at 40 registers (the kernel set's
-     * lean_elem_kernel, 3 CTAs of 512 an SM). Longer rows keep the general kernel, whose four
+     * element-read input (elem_inputs) of 4-byte values the lean round at 40 registers (the
+     * kernel set's lean_elem_kernel, 3 CTAs of 512 an SM). Longer rows keep the general kernel, whose four
      * vectors of each input a round read them in fewer trips (docs/perf_log.md has both sides). */
     const int64_t lean = TENSOR_REDUCE_LEAN_ROW_UNROLL(nin, c->splat_inputs != 0, c->input_vec_size);
     int64_t need = (vectors + lean - 1) / lean;
@@ -457,7 +457,8 @@ static void plan_dense_rows(const tensor_iter_t *iter, const tensor_reduce_kerne
         wide = aligned_row_vectors(c, iter) > 0;
         if (wide) need = (vectors + 2 * lean - 1) / (2 * lean);
     }
-    if (tr->lean_rows && tr->max_threads >= 512 && need <= TENSOR_REDUCE_LEAN_MAX_NEED) {
+    if (tr->lean_rows && tr->max_threads >= 512 && need <= TENSOR_REDUCE_LEAN_MAX_NEED &&
+        (c->elem_inputs == 0 || TENSOR_REDUCE_LEAN_ELEM_FIT(tr->input_size))) {
         c->lean_rows = true;
         c->lean_wide = wide;
         threads = need < 64 ? 64 : need > 512 ? 512 : (int)((need + 31) / 32 * 32);

@@ -94,6 +94,10 @@ typedef struct tensor_reduce_kernel_traits {
  * One rule for the built-ins (lean_rows_fits) and run-time compiled sets (chunk 0). */
 #define TENSOR_REDUCE_LEAN_ROWS_FIT(nin, acc_size, in_size, chunk)                                \
     ((nin) > 1 && ((acc_size) <= 4 || ((acc_size) == 8 && ((in_size) == 2 || ((chunk) && (in_size) <= 4)))))
+/* Whether rows with an element-read input (elem_inputs) of inputs of in_size bytes take the lean
+ * plan (lean_elem_kernel): 4-byte ones. 16-bit rows on it, a vector of 8 elements a round, ran
+ * slower than on the general kernel (docs/perf_log.md). */
+#define TENSOR_REDUCE_LEAN_ELEM_FIT(in_size) ((in_size) == 4)
 /* Dense rows go to the lean kernel when one round of it needs at most this many threads (its
  * CTAs have at most 512: up to one and a half rounds a thread). */
 #define TENSOR_REDUCE_LEAN_MAX_NEED 768

@@ -1494,13 +1494,15 @@ __global__ void __launch_bounds__(512, 4) lean_rows_kernel(const __grid_constant
     if constexpr (lean_rows_fits<Op>::value) Reducer<Op, 1, W>(plan).lean_rows_run();
 }
 
-// The lean plan's rows of two inputs that do not start alike (cfg.elem_inputs): the element-read
-// input's loop needs 40 registers (under 32 it spilled), so 3 CTAs of 512 share an SM, against
-// the general kernel's 48-register cap.
+// The lean plan's rows of two inputs of 4-byte values that do not start alike (cfg.elem_inputs):
+// the element-read input's loop needs 40 registers (under 32 it spilled), so 3 CTAs of 512
+// share an SM, against the general kernel's 48-register cap.
+template <class Op>
+struct lean_elem_fits : std::bool_constant<lean_rows_fits<Op>::value && op_inputs<Op>::value == 2 && TENSOR_REDUCE_ELEM_ROWS &&
+                                           TENSOR_REDUCE_LEAN_ELEM_FIT((int)sizeof(typename Op::scalar_t))> {};
 template <class Op>
 __global__ void __launch_bounds__(512, 3) lean_elem_kernel(const __grid_constant__ tensor_cuda_reduce_plan plan) {
-    if constexpr (lean_rows_fits<Op>::value && op_inputs<Op>::value == 2 && TENSOR_REDUCE_ELEM_ROWS)
-        Reducer<Op, 1, 3>(plan).lean_rows_run();
+    if constexpr (lean_elem_fits<Op>::value) Reducer<Op, 1, 3>(plan).lean_rows_run();
 }
 
 // Inputs of two layouts in tiles (cfg.rvec_tiles, the Ops TENSOR_REDUCE_RTILES_FIT admits): a
@@ -1527,7 +1529,7 @@ cudaError_t launch(const tensor_cuda_reduce_plan &plan, cudaStream_t stream) {
     }
     if constexpr (lean_rows_fits<Op>::value) {
         if (plan.cfg.lean_rows) {
-            if constexpr (op_inputs<Op>::value == 2 && TENSOR_REDUCE_ELEM_ROWS) {
+            if constexpr (lean_elem_fits<Op>::value) {
                 if (plan.cfg.elem_inputs != 0) {
                     lean_elem_kernel<Op><<<grid, block, smem, stream>>>(plan);
                     return cudaGetLastError();

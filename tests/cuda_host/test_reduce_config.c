@@ -833,8 +833,8 @@ static void test_lean_rows(void **state) {
 /* Two inputs whose rows do not start alike modulo a vector: still 16-byte loads of one, the
  * other read element by element within them (elem_inputs): the broadcast one when there is one
  * (a float16 row of 5001 beside a's rows, in either order), else input 1 (rows shifted by an
- * element, a 1-D dot of shifted vectors, which takes the flat plan); CTA rows on the lean plan
- * (its element-read kernel), never the wide round, and no aligned rows. One input, or congruent rows, never; nor a kernel set without the path
+ * element, a 1-D dot of shifted vectors, which takes the flat plan); CTA rows of 4-byte values
+ * on the lean plan (its element-read kernel), never the wide round, and no aligned rows. One input, or congruent rows, never; nor a kernel set without the path
  * (run-time compiled ones: traits elem_rows 0), whose such rows are read element by element. */
 static void test_elem_inputs(void **state) {
     (void)state;
@@ -877,7 +877,8 @@ static void test_elem_inputs(void **state) {
         assert_int_equal(c.splat_inputs, 0u);
         assert_int_equal(c.flat_reduce, cases[k].flat);
         if (cases[k].elem != 0) {
-            assert_int_equal(c.lean_rows, !cases[k].flat); /* lean_elem_kernel for CTA rows */
+            /* lean_elem_kernel for CTA rows of 4-byte values */
+            assert_int_equal(c.lean_rows, !cases[k].flat && cases[k].dt == TENSOR_FLOAT32);
             assert_false(c.lean_wide);
             assert_int_equal(tensor_reduce_config_row_vectors(&c, it), 0);
             tensor_reduce_kernel_traits none = *plan2_traits;
