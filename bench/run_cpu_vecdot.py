@@ -2,7 +2,7 @@
 """CPU benchmark of tinytensor's fused tensor_vecdot against numpy, on the shapes below (the
 GPU benchmark's vecdot cases, scaled to at most 256 MiB of input).
 
-    python3 bench/run_cpu_vecdot.py [--build-dir build-bench] [--min-time 1.0] [--no-build] [--sweep]
+    python3 bench/run_cpu_vecdot.py [--build-dir build-bench] [--min-time 1.0] [--no-build] [--sweep | --rows]
 
 It builds bench/bench_cpu_vecdot in a Release tree (unless --no-build), runs it (ours with 1
 thread and with all threads), then times numpy on the same shapes, dtypes and dims in the same
@@ -11,7 +11,7 @@ np.vecdot (numpy >= 2: one pass, no product array) and (a * b).sum(axis) (the pr
 then summed). numpy is single-threaded here (the BLAS thread variables are set to 1 before it
 loads), so the comparison that matters is ours with one thread. Prints a markdown table.
 --sweep runs SWEEP instead: shapes and dtypes the CPU paths were not tuned on, to find where
-they fall behind. Requires numpy.
+they fall behind; --rows runs ROWS: rows of 1500 to 12000 elements. Requires numpy.
 
 --inprocess LIB times ours and numpy in this one process instead, on the same arrays: ours
 through ctypes on LIB (a shared libtinytensor, e.g. a Release build's libtinytensor.so) with one
@@ -71,6 +71,21 @@ SWEEP = [
     ([4096, 4096], [4096, 4096], 1, "int8"),
     ([4096, 4096], [4096, 4096], 0, "uint8"),
     ([1048576, 16], [1048576, 16], 1, "float32"),
+]
+
+# --rows: rows of 1500 to 12000 elements (the GPU benchmark's `rows` set), plain, times a
+# broadcast row, and of odd lengths
+ROWS = [
+    ([8000, 1500], [8000, 1500], 1, "float32"),
+    ([2500, 5000], [2500, 5000], 1, "float32"),
+    ([1000, 12000], [1000, 12000], 1, "float32"),
+    ([3000, 4000], [4000], 1, "float32"),
+    ([1000, 8191], [8191], 1, "float32"),
+    ([3000, 3001], [3000, 3001], 1, "float32"),
+    ([2000, 6000], [2000, 6000], 1, "float64"),
+    ([4000, 5001], [5001], 1, "float16"),
+    ([4000, 3000], [4000, 3000], 1, "int32"),
+    ([6000, 3000], [6000, 3000], 1, "int16"),
 ]
 
 
@@ -192,9 +207,10 @@ def main():
     ap.add_argument("--min-time", type=float, default=1.0)
     ap.add_argument("--no-build", action="store_true")
     ap.add_argument("--sweep", action="store_true", help="the SWEEP shapes instead of CASES")
+    ap.add_argument("--rows", action="store_true", help="the ROWS shapes instead of CASES")
     ap.add_argument("--inprocess", metavar="LIB", help="time ours through ctypes on LIB, in this process")
     args = ap.parse_args()
-    cases = SWEEP if args.sweep else CASES
+    cases = ROWS if args.rows else SWEEP if args.sweep else CASES
     if args.inprocess:
         return inprocess(args.inprocess, cases, args.min_time)
     if not args.no_build:

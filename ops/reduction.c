@@ -419,20 +419,34 @@ static bool vd_have_avx2(void) { return TENSOR_KIT_HAS_AVX2_(); }
 #define vd_have_avx2() false
 #endif
 /* NAME: KIT's fold (the float32 or float64 vecdot) where the CPU has AVX2 (chosen once, when
- * vecdot is planned), with a single block of 64 elements or more through BLOCK (the same bits),
- * everything else through the kit's. Compiled for AVX2 itself, so that the block is inlined: a
- * row of a hundred elements is a call, not three. */
+ * vecdot is planned): the run cut into blocks where the kit cuts it (multiples of
+ * TENSOR_REDUCTION_BLOCK of the reduced index), each block of 64 elements or more through BLOCK
+ * and folded into the accumulator in block order, as the kit folds its blocks (the same bits);
+ * shorter pieces through the kit's own fold (in order). Compiled for AVX2 itself, so that the
+ * block is inlined: a row of a hundred elements is a call, not three. Rows of several blocks
+ * went through the kit's loop, whose lanes the compiler keeps on the stack: float32 rows of
+ * 4000-8192 elements ran at 0.82-0.93x numpy's np.vecdot (docs/perf_log.md). */
 #define VD_FOLD_AVX2(NAME, T, BLOCK, KIT)                                                                       \
     TENSOR_KIT_AVX2_ATTR_ static void NAME(void *acc, const void *const *vals, int64_t n, int64_t first,           \
                                            const void *user) {                                                   \
-        if (n >= 2 * TENSOR_REDUCTION_KIT_LANES && first % TENSOR_REDUCTION_BLOCK + n <= TENSOR_REDUCTION_BLOCK) { \
-            T s;                                                                                                 \
-            memcpy(&s, acc, sizeof s);                                                                           \
-            s = BLOCK(s, vals[0], vals[1], n);                                                                   \
-            memcpy(acc, &s, sizeof s);                                                                           \
-            return;                                                                                              \
+        const T *a = vals[0], *b = vals[1];                                                                      \
+        T s;                                                                                                     \
+        memcpy(&s, acc, sizeof s);                                                                               \
+        int64_t i = 0, m = TENSOR_REDUCTION_BLOCK - first % TENSOR_REDUCTION_BLOCK;                              \
+        while (i < n) {                                                                                          \
+            if (m > n - i) m = n - i;                                                                            \
+            if (m >= 2 * TENSOR_REDUCTION_KIT_LANES) {                                                           \
+                s = BLOCK(s, a + i, b + i, m);                                                                   \
+            } else {                                                                                             \
+                const void *piece[2] = {a + i, b + i};                                                           \
+                memcpy(acc, &s, sizeof s);                                                                       \
+                KIT.fold(acc, piece, m, first + i, user);                                                        \
+                memcpy(&s, acc, sizeof s);                                                                       \
+            }                                                                                                    \
+            i += m;                                                                                              \
+            m = TENSOR_REDUCTION_BLOCK;                                                                          \
         }                                                                                                        \
-        KIT.fold(acc, vals, n, first, user);                                                                     \
+        memcpy(acc, &s, sizeof s);                                                                               \
     }
 #if TENSOR_KIT_AVX2_COPY_
 VD_FOLD_AVX2(vd_fold_f32_avx2, float, vd_block_f32_avx2, vd_f32)

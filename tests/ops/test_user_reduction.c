@@ -1079,18 +1079,20 @@ static void test_vecdot_narrow_long_columns(void **state) {
     free(v);
 }
 
-/* float32 and float64 vecdot of rows of 64 to 4100 elements (one block of the kit, with and
- * without a tail of the lanes, and several blocks) against the same values over dim 0 of the
+/* float32 and float64 vecdot of rows of 64 to 8191 elements (one block of the kit, with and
+ * without a tail of the lanes, and several blocks, the last of them under 64 elements or not)
+ * against the same values over dim 0 of the
  * transposed copies (the kit's fold_columns, separate code from the rows' AVX2 blocks): the
  * same bits, on 1 and 2 threads. Values of mixed signs and magnitudes, so that the order of the
  * additions shows. */
 static void test_vecdot_f32_block_bits(void **state) {
     (void)state;
-    const int64_t lens[11] = {64, 65, 95, 100, 127, 128, 200, 1000, 2047, 2048, 4100}, rows = 37;
+    const int64_t lens[] = {64, 65, 95, 100, 127, 128, 200, 1000, 2047, 2048, 4100, 4160, 6000, 8191}, rows = 37;
+    const int nlens = (int)(sizeof lens / sizeof lens[0]);
     const int saved = tensor_get_num_threads();
     for (int d = 0; d < 2; d++) {
         const tensor_dtype dt = d == 0 ? TENSOR_FLOAT32 : TENSOR_FLOAT64;
-        for (int l = 0; l < 11; l++) {
+        for (int l = 0; l < nlens; l++) {
             const int64_t m = lens[l];
             tensor_t *fa = rand_cpu(2, (int64_t[]){rows, m}, 1500 + (uint64_t)l, dt);
             tensor_t *fb = rand_cpu(2, (int64_t[]){rows, m}, 1600 + (uint64_t)l, dt);
