@@ -76,12 +76,12 @@ tensor_status tt_jit_program_make(const tensor_reduction_source *src, int nin, t
         "    template <typename In> static __device__ __forceinline__ val_t map(const val_t (&x)[nin]) { return %s(x); }\n"
         "};\n"
         "}  // namespace tt_jit\n";
-    int n = snprintf(NULL, 0, fmt, TT_JIT_ELEM_ROWS, src->code, v, src->acc_type, acc_size, nin, src->identity, src->reduce,
-                     src->combine, src->project, src->map);
+    int n = snprintf(NULL, 0, fmt, TT_JIT_ELEM_ROWS, src->code, v, src->acc_type, acc_size, nin, src->identity,
+                     src->reduce, src->combine, src->project, src->map);
     prog->text = n >= 0 ? tt_malloc((size_t)n + 1) : NULL;
     if (prog->text == NULL) return tensor_error(TENSOR_ERR_OUT_OF_MEMORY, "%s: out of host memory", func);
-    snprintf(prog->text, (size_t)n + 1, fmt, TT_JIT_ELEM_ROWS, src->code, v, src->acc_type, acc_size, nin, src->identity, src->reduce,
-             src->combine, src->project, src->map);
+    snprintf(prog->text, (size_t)n + 1, fmt, TT_JIT_ELEM_ROWS, src->code, v, src->acc_type, acc_size, nin,
+             src->identity, src->reduce, src->combine, src->project, src->map);
     char op[160];
     snprintf(op, sizeof op, "tt_reduce::Op<tt_jit::Family, %s, %s>", in_t, out_t);
     char name[256];

@@ -448,8 +448,9 @@ static void plan_dense_rows(const tensor_iter_t *iter, const tensor_reduce_kerne
      * (a power of two left up to half a CTA idle). 16-bit inputs on aligned rows take the wide
      * round (twice the vectors) when the plain one needs more than 512 threads; rows with an
      * element-read input (elem_inputs) of 4-byte values the lean round at 40 registers (the
-     * kernel set's lean_elem_kernel, 3 CTAs of 512 an SM). Longer rows keep the general kernel, whose four
-     * vectors of each input a round read them in fewer trips (docs/perf_log.md has both sides). */
+     * kernel set's lean_elem_kernel, 3 CTAs of 512 an SM). Longer rows keep the general kernel,
+     * whose four vectors of each input a round read them in fewer trips (docs/perf_log.md has
+     * both sides). */
     const int64_t lean = TENSOR_REDUCE_LEAN_ROW_UNROLL(nin, c->splat_inputs != 0, c->input_vec_size);
     int64_t need = (vectors + lean - 1) / lean;
     bool wide = false;

@@ -1498,8 +1498,9 @@ __global__ void __launch_bounds__(512, 4) lean_rows_kernel(const __grid_constant
 // the element-read input's loop needs 40 registers (under 32 it spilled), so 3 CTAs of 512
 // share an SM, against the general kernel's 48-register cap.
 template <class Op>
-struct lean_elem_fits : std::bool_constant<lean_rows_fits<Op>::value && op_inputs<Op>::value == 2 && TENSOR_REDUCE_ELEM_ROWS &&
-                                           TENSOR_REDUCE_LEAN_ELEM_FIT((int)sizeof(typename Op::scalar_t))> {};
+struct lean_elem_fits
+    : std::bool_constant<lean_rows_fits<Op>::value && op_inputs<Op>::value == 2 && TENSOR_REDUCE_ELEM_ROWS &&
+                         TENSOR_REDUCE_LEAN_ELEM_FIT((int)sizeof(typename Op::scalar_t))> {};
 template <class Op>
 __global__ void __launch_bounds__(512, 3) lean_elem_kernel(const __grid_constant__ tensor_cuda_reduce_plan plan) {
     if constexpr (lean_elem_fits<Op>::value) Reducer<Op, 1, 3>(plan).lean_rows_run();
