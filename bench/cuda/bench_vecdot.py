@@ -17,7 +17,10 @@ VECDOT_SET=ints the integer cases (vecdot_cases.ints), VECDOT_SET=layouts inputs
 VECDOT_CASES=name,name runs only those of the set;
 VECDOT_AB=NAME=VALUE also times ours with that environment variable set during the call (a
 switch the library reads at plan time, for an experiment), in the same rotation: the rows get
-"ours_b_ms" and "b_vs_a" (ours' time over ours_b's: above 1, B is faster), checked as ours is."""
+"ours_b_ms" and "b_vs_a" (ours' time over ours_b's: above 1, B is faster), checked as ours is.
+Identical plans have read up to 14% apart this way on 15-25 us calls: run the same cases once
+with a variable the library does not read (VECDOT_AB=TT_NONE=1, an A/A run) to see the
+method's own spread before reading a difference as the switch's."""
 import json, os, sys
 
 import torch
