@@ -393,12 +393,22 @@ TENSOR_REDUCTION_FNS(vd_i64, 2, int64_t, int64_t, vd_id_i64, vd_map_i64, vd_add_
  * tree joins s. The kit's loop ran rows of about a hundred elements at half numpy's speed:
  * its lanes lived on the stack and its tail and tree ran a lane at a time (docs/perf_log.md). */
 #if TENSOR_KIT_AVX2_COPY_
-TENSOR_KIT_AVX2_ATTR_ static inline float vd_block_f32_avx2(float s, const float *a, const float *b, int64_t n) {
+/* pf: NULL, or a (or b) when the other input is a row broadcast against it: that one input is
+ * prefetched VD_PREFETCH_BYTES ahead (vd_rows_f32_avx2 says when). Inlined with a constant
+ * NULL, the plain block has no test in its loop. */
+#define VD_PREFETCH_BYTES 2048
+TENSOR_KIT_AVX2_ATTR_ static inline float vd_block_pf_f32_avx2(float s, const float *a, const float *b, int64_t n,
+                                                              const float *pf) {
     __m256 l[4] = {_mm256_setzero_ps(), _mm256_setzero_ps(), _mm256_setzero_ps(), _mm256_setzero_ps()};
     int64_t i = 0;
-    for (; i + 32 <= n; i += 32)
+    for (; i + 32 <= n; i += 32) {
+        if (pf != NULL) {
+            _mm_prefetch((const char *)(pf + i) + VD_PREFETCH_BYTES, _MM_HINT_T0);
+            _mm_prefetch((const char *)(pf + i) + VD_PREFETCH_BYTES + 64, _MM_HINT_T0);
+        }
         for (int k = 0; k < 4; k++)
             l[k] = _mm256_add_ps(l[k], _mm256_mul_ps(_mm256_loadu_ps(a + i + 8 * k), _mm256_loadu_ps(b + i + 8 * k)));
+    }
     const int64_t t = n - i; /* 0 .. 31 tail elements, into lanes 0 .. t - 1 */
     const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
     for (int k = 0; k < 4 && 8 * k < t; k++) {
@@ -412,6 +422,9 @@ TENSOR_KIT_AVX2_ATTR_ static inline float vd_block_f32_avx2(float s, const float
     const __m128 u = _mm_add_ps(_mm256_castps256_ps128(g), _mm256_extractf128_ps(g, 1)); /* of 8 lanes */
     const __m128 v = _mm_hadd_ps(u, u); /* lanes 0-15, 16-31 */
     return s + (_mm_cvtss_f32(v) + _mm_cvtss_f32(_mm_shuffle_ps(v, v, 1)));
+}
+TENSOR_KIT_AVX2_ATTR_ static inline float vd_block_f32_avx2(float s, const float *a, const float *b, int64_t n) {
+    return vd_block_pf_f32_avx2(s, a, b, n, NULL);
 }
 static bool vd_have_avx2(void) { return TENSOR_KIT_HAS_AVX2_(); }
 #else
@@ -427,29 +440,32 @@ static bool vd_have_avx2(void) { return TENSOR_KIT_HAS_AVX2_(); }
  * went through the kit's loop, whose lanes the compiler keeps on the stack: float32 rows of
  * 4000-8192 elements ran at 0.82-0.93x numpy's np.vecdot (docs/perf_log.md). */
 #define VD_FOLD_AVX2(NAME, T, BLOCK, KIT)                                                                       \
-    TENSOR_KIT_AVX2_ATTR_ static void NAME(void *acc, const void *const *vals, int64_t n, int64_t first,           \
-                                           const void *user) {                                                   \
-        const T *a = vals[0], *b = vals[1];                                                                      \
-        T s;                                                                                                     \
-        memcpy(&s, acc, sizeof s);                                                                               \
+    TENSOR_KIT_AVX2_ATTR_ static inline T NAME##_run(T s, const T *a, const T *b, int64_t n, int64_t first,       \
+                                                    const T *pf) {                                                \
         int64_t i = 0, m = TENSOR_REDUCTION_BLOCK - first % TENSOR_REDUCTION_BLOCK;                              \
         while (i < n) {                                                                                          \
             if (m > n - i) m = n - i;                                                                            \
             if (m >= 2 * TENSOR_REDUCTION_KIT_LANES) {                                                           \
-                s = BLOCK(s, a + i, b + i, m);                                                                   \
+                s = BLOCK(s, a + i, b + i, m, pf != NULL ? pf + i : NULL);                                       \
             } else {                                                                                             \
                 const void *piece[2] = {a + i, b + i};                                                           \
-                memcpy(acc, &s, sizeof s);                                                                       \
-                KIT.fold(acc, piece, m, first + i, user);                                                        \
-                memcpy(&s, acc, sizeof s);                                                                       \
+                KIT.fold(&s, piece, m, first + i, NULL);                                                         \
             }                                                                                                    \
             i += m;                                                                                              \
             m = TENSOR_REDUCTION_BLOCK;                                                                          \
         }                                                                                                        \
+        return s;                                                                                                \
+    }                                                                                                            \
+    TENSOR_KIT_AVX2_ATTR_ static void NAME(void *acc, const void *const *vals, int64_t n, int64_t first,           \
+                                           const void *user) {                                                   \
+        (void)user;                                                                                              \
+        T s;                                                                                                     \
+        memcpy(&s, acc, sizeof s);                                                                               \
+        s = NAME##_run(s, vals[0], vals[1], n, first, NULL);                                                     \
         memcpy(acc, &s, sizeof s);                                                                               \
     }
 #if TENSOR_KIT_AVX2_COPY_
-VD_FOLD_AVX2(vd_fold_f32_avx2, float, vd_block_f32_avx2, vd_f32)
+VD_FOLD_AVX2(vd_fold_f32_avx2, float, vd_block_pf_f32_avx2, vd_f32)
 
 /* Rows of 64 elements or more that lie in one block of the kit (every row from reduced index
  * `first`), row r of input k at vals[k] + r * row_strides[k] (T values): each through BLOCK, the
@@ -467,6 +483,26 @@ VD_FOLD_AVX2(vd_fold_f32_avx2, float, vd_block_f32_avx2, vd_f32)
         }                                                                                                      \
         return nrows;                                                                                          \
     } while (0)
+
+/* float32 rows of more than two blocks beside a row broadcast against them (one input's row
+ * stride 0): each row through vd_fold_f32_avx2's blocks, the other input (the one streamed from
+ * memory) prefetched VD_PREFETCH_BYTES ahead. Such a row is more than 16 KiB of the broadcast
+ * one, which the stream pushes out of a 32 KiB L1 before the next row reads it again;
+ * [1000, 8191] x [8191] ran at 0.83x numpy's np.vecdot without the prefetch. With both inputs
+ * streamed the prefetch made rows slower, and rows of 2000 gained nothing (docs/perf_log.md). */
+TENSOR_KIT_AVX2_ATTR_ static int64_t vd_bcast_rows_f32_avx2(char *acc, size_t acc_stride, int64_t nrows,
+                                                            const void *const *vals, const int64_t *row_strides,
+                                                            int64_t n, int64_t first) {
+    for (int64_t r = 0; r < nrows; r++) {
+        const float *a = (const float *)((const char *)vals[0] + r * row_strides[0]);
+        const float *b = (const float *)((const char *)vals[1] + r * row_strides[1]);
+        float s;
+        memcpy(&s, acc + (size_t)r * acc_stride, sizeof s);
+        s = vd_fold_f32_avx2_run(s, a, b, n, first, row_strides[0] != 0 ? a : b);
+        memcpy(acc + (size_t)r * acc_stride, &s, sizeof s);
+    }
+    return nrows;
+}
 
 /* Eight accumulators (floats at acc + r * stride) in and out of a vector. */
 TENSOR_KIT_AVX2_ATTR_ static inline __m256 vd_rows_load(const char *acc, size_t stride) {
@@ -486,12 +522,15 @@ TENSOR_KIT_AVX2_ATTR_ static inline void vd_rows_store(char *acc, size_t stride,
  * operations in the same order for every row, so the same bits as fold. Folding each row alone
  * is one chain of dependent additions a row; the generic path for rows of up to 32 moved both
  * inputs through a transposing buffer first (docs/perf_log.md). Returns the rows done (whole
- * groups of eight). Longer rows of one block: VD_BLOCK_ROWS. */
+ * groups of eight). Longer rows: beside a broadcast row past two blocks vd_bcast_rows_f32_avx2,
+ * else of one block VD_BLOCK_ROWS. */
 TENSOR_KIT_AVX2_ATTR_ static int64_t vd_rows_f32_avx2(char *acc, size_t acc_stride, int64_t nrows,
                                                       const void *const *vals, const int64_t *row_strides, int64_t n,
                                                       int64_t first) {
     const char *a = vals[0], *b = vals[1];
     const int64_t sa = row_strides[0], sb = row_strides[1];
+    if (n > 2 * TENSOR_REDUCTION_BLOCK && (sa == 0) != (sb == 0))
+        return vd_bcast_rows_f32_avx2(acc, acc_stride, nrows, vals, row_strides, n, first);
     if (n >= 2 * TENSOR_REDUCTION_KIT_LANES) VD_BLOCK_ROWS(float, vd_block_f32_avx2);
     const __m256i mk = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(n % 8)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
     alignas(32) float p[8][2 * TENSOR_REDUCTION_KIT_LANES];
@@ -560,7 +599,8 @@ TENSOR_KIT_AVX2_ATTR_ static inline double vd_block_f64_avx2(double s, const dou
     const __m128d q = _mm_hadd_pd(_mm_hadd_pd(p8[0], p8[1]), _mm_hadd_pd(p8[2], p8[3]));
     return s + _mm_cvtsd_f64(_mm_hadd_pd(q, q));
 }
-VD_FOLD_AVX2(vd_fold_f64_avx2, double, vd_block_f64_avx2, vd_f64)
+#define vd_block_pf_f64_avx2(s, a, b, n, pf) ((void)(pf), vd_block_f64_avx2(s, a, b, n))
+VD_FOLD_AVX2(vd_fold_f64_avx2, double, vd_block_pf_f64_avx2, vd_f64)
 /* The same for float64 rows under 64 elements: four rows a vector, their products turned 4 x 4;
  * longer rows of one block through VD_BLOCK_ROWS. */
 TENSOR_KIT_AVX2_ATTR_ static int64_t vd_rows_f64_avx2(char *acc, size_t acc_stride, int64_t nrows,

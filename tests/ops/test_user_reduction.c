@@ -1122,6 +1122,45 @@ static void test_vecdot_f32_block_bits(void **state) {
     tensor_set_num_threads(saved);
 }
 
+/* float32 rows beside a broadcast row (b of shape [m] against a's [rows, m], or a's [m] against
+ * b's rows), of 2000 to 8191 elements (past two blocks of the kit the rows path prefetches the
+ * streamed input): the bits of the same vecdot with the broadcast row written out as a full
+ * input, on 1 and 2 threads. */
+static void test_vecdot_broadcast_rows_bits(void **state) {
+    (void)state;
+    const int64_t lens[] = {2000, 4096, 4097, 6000, 8191}, rows = 23;
+    const int saved = tensor_get_num_threads();
+    for (size_t l = 0; l < sizeof lens / sizeof lens[0]; l++) {
+        const int64_t m = lens[l], sa[2] = {rows, m};
+        tensor_t *a = rand_cpu(2, sa, 1700 + (uint64_t)l, TENSOR_FLOAT32);
+        tensor_t *b = rand_cpu(1, &m, 1750 + (uint64_t)l, TENSOR_FLOAT32);
+        assert_true(a && b);
+        for (int64_t i = 0; i < rows * m; i++)
+            ((float *)tensor_data(a))[i] = (((float *)tensor_data(a))[i] - 0.5f) * (i % 5 == 0 ? 1e4f : 1.0f);
+        tensor_t *wide = tensor_expand(b, 2, sa), *dense = wide ? tensor_contiguous(wide) : NULL;
+        assert_true(wide && dense);
+        for (int th = 1; th <= 2; th++) {
+            tensor_set_num_threads(th);
+            for (int side = 0; side < 2; side++) {
+                tensor_t *r = side == 0 ? tensor_vecdot(a, b, 1) : tensor_vecdot(b, a, 1);
+                tensor_t *c = side == 0 ? tensor_vecdot(a, dense, 1) : tensor_vecdot(dense, a, 1);
+                if (!r || !c) fail_msg("%s", tensor_last_error());
+                char what[80];
+                snprintf(what, sizeof what, "rows of %lld, broadcast %s, %d threads", (long long)m,
+                         side == 0 ? "b" : "a", th);
+                expect_same_bits(c, r, what);
+                tensor_release(r);
+                tensor_release(c);
+            }
+        }
+        tensor_release(dense);
+        tensor_release(wide);
+        tensor_release(b);
+        tensor_release(a);
+    }
+    tensor_set_num_threads(saved);
+}
+
 /* float16 vecdot on one thread: each product rounded to float16, then added in index order
  * into a float (as the portable loop does, whatever the CPU): the bits of a serial sum of the
  * float16 products a * b gives, rounded to float16 at the end; NaN products (inf * 0, a NaN
@@ -1356,6 +1395,7 @@ static const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_vecdot_integer_widths),
     cmocka_unit_test(test_vecdot_narrow_long_columns),
     cmocka_unit_test(test_vecdot_f32_block_bits),
+    cmocka_unit_test(test_vecdot_broadcast_rows_bits),
     cmocka_unit_test(test_vecdot_f16_product_bits),
     cmocka_unit_test(test_vecdot_rounded_columns),
 };
