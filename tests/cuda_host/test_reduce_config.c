@@ -902,6 +902,29 @@ static void test_elem_inputs(void **state) {
     plan2_traits = &f32_tuned;
 }
 
+/* Which kernel sets have the lean rows kernels (TENSOR_REDUCE_LEAN_ROWS_FIT, the one rule for the
+ * built-ins and run-time compiled sets) and the element-read one (TENSOR_REDUCE_LEAN_ELEM_FIT):
+ * several inputs; 4-byte accumulators; 8-byte ones with 16-bit inputs, or with 1- and 4-byte
+ * inputs when the Op folds a vector into one accumulator (the integer dots), never 8-byte
+ * inputs; element-read rows of 4-byte values only. */
+static void test_lean_fit_rules(void **state) {
+    (void)state;
+    assert_false(TENSOR_REDUCE_LEAN_ROWS_FIT(1, 4, 4, 0));
+    assert_true(TENSOR_REDUCE_LEAN_ROWS_FIT(2, 4, 4, 0));
+    assert_true(TENSOR_REDUCE_LEAN_ROWS_FIT(3, 4, 2, 0));
+    assert_true(TENSOR_REDUCE_LEAN_ROWS_FIT(2, 8, 2, 0));
+    assert_false(TENSOR_REDUCE_LEAN_ROWS_FIT(2, 8, 4, 0));
+    assert_false(TENSOR_REDUCE_LEAN_ROWS_FIT(2, 8, 1, 0));
+    assert_true(TENSOR_REDUCE_LEAN_ROWS_FIT(2, 8, 4, 1));
+    assert_true(TENSOR_REDUCE_LEAN_ROWS_FIT(2, 8, 1, 1));
+    assert_false(TENSOR_REDUCE_LEAN_ROWS_FIT(2, 8, 8, 1));
+    assert_false(TENSOR_REDUCE_LEAN_ROWS_FIT(2, 16, 4, 1));
+    assert_true(TENSOR_REDUCE_LEAN_ELEM_FIT(4));
+    assert_false(TENSOR_REDUCE_LEAN_ELEM_FIT(2));
+    assert_false(TENSOR_REDUCE_LEAN_ELEM_FIT(1));
+    assert_false(TENSOR_REDUCE_LEAN_ELEM_FIT(8));
+}
+
 /* An outer reduction of two inputs whose outputs fill few CTAs ([256, 65536] over dim 0, the
  * [256, 256, 256] cube over dim 0): the widest CTAs that keep one wave, 256 threads (512 of
  * them are two waves); one input keeps PyTorch's 128 (test_tuned_outer_underfilled). */
@@ -1412,6 +1435,7 @@ static const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_two_inputs_rows),
     cmocka_unit_test(test_lean_rows),
     cmocka_unit_test(test_elem_inputs),
+    cmocka_unit_test(test_lean_fit_rules),
     cmocka_unit_test(test_two_inputs_outer_one_wave),
     cmocka_unit_test(test_two_inputs_outer_exact_width),
     cmocka_unit_test(test_row_vectors),
