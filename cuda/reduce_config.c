@@ -3,6 +3,7 @@
 
 #include "cuda/reduce_config.h"
 #include "runtime/error.h"
+#include "runtime/text.h"
 #include "iterator/iter_internal.h"
 
 static int64_t div_up(int64_t a, int64_t b) { return (a + b - 1) / b; }
@@ -727,42 +728,34 @@ int64_t tensor_reduce_config_row_vectors(const tensor_reduce_config *c, const te
 
 int64_t tensor_reduce_config_format(const tensor_reduce_config *c, char *buf, size_t size) {
     if (c == NULL) return -1;
-    int n = snprintf(buf, size,
-                     "block {%d, %d}, grid {%lld, %lld}, %s, input_mult {%lld, %lld, %lld}, output_mult {%lld, %lld}, "
-                     "step_input %lld, step_output %lld, vectorize_input %s (x%d), output_vec_size %d, vt0 %d, "
-                     "values_per_thread %lld, ctas_per_output %lld, shared %lld B, staging %lld B, semaphores %lld B%s",
-                     c->block_width, c->block_height, (long long)c->grid[0], (long long)c->grid[1],
-                     c->reduce_fastest ? "reducing the fastest dim" : "reducing a strided dim",
-                     (long long)c->input_mult[0], (long long)c->input_mult[1], (long long)c->input_mult[2],
-                     (long long)c->output_mult[0], (long long)c->output_mult[1], (long long)c->step_input,
-                     (long long)c->step_output, c->vectorize_input ? "yes" : "no", c->input_vec_size,
-                     c->output_vec_size, c->vt0, (long long)c->values_per_thread, (long long)c->ctas_per_output,
-                     (long long)c->shared_memory_bytes, (long long)c->staging_bytes, (long long)c->semaphore_bytes,
-                     c->short_tile ? ", short-rows kernel (tile)" : c->short_rows ? ", short-rows kernel"
-                     : c->warp_rows ? ", dense rows, a warp each" : c->lean_rows ? (c->lean_wide ? ", dense rows, lean wide" : ", dense rows, lean")
-                     : c->dense_rows ? ", dense rows"
-                     : c->flat_reduce ? ", flat" : c->rvec_tiles ? ", two-layout tiles" : "");
-    if (c->rvec_inputs != 0 && n >= 0) {
-        const size_t used = (size_t)n < size ? (size_t)n : size;
-        const int m = snprintf(used < size ? buf + used : NULL, used < size ? size - used : 0,
-                               ", two layouts: runs along the reduced dim of inputs 0x%x, %s", (unsigned)c->rvec_inputs,
-                               c->rvec_tiles ? "the other staged in shared memory"
-                               : c->rvec_aligned ? "16-byte loads" : "element loads");
-        n = m < 0 ? m : n + m;
-    }
-    if (c->elem_inputs != 0 && n >= 0) {
-        const size_t used = (size_t)n < size ? (size_t)n : size;
-        const int m = snprintf(used < size ? buf + used : NULL, used < size ? size - used : 0,
-                               ", input 0x%x read by elements in the other's vectors", (unsigned)c->elem_inputs);
-        n = m < 0 ? m : n + m;
-    }
-    if (c->splat_inputs != 0 && n >= 0) {
-        const size_t used = (size_t)n < size ? (size_t)n : size;
-        const int m = snprintf(used < size ? buf + used : NULL, used < size ? size - used : 0,
-                               c->vectorize_input ? ", one element a row of inputs 0x%x"
-                                                  : ", one element an output vector of inputs 0x%x",
-                               (unsigned)c->splat_inputs);
-        n = m < 0 ? m : n + m;
-    }
-    return n;
+    tt_text t = {buf, size, 0};
+    tt_text_put(&t,
+                "block {%d, %d}, grid {%lld, %lld}, %s, input_mult {%lld, %lld, %lld}, output_mult {%lld, %lld}, "
+                "step_input %lld, step_output %lld, vectorize_input %s (x%d), output_vec_size %d, vt0 %d, "
+                "values_per_thread %lld, ctas_per_output %lld, shared %lld B, staging %lld B, semaphores %lld B%s",
+                c->block_width, c->block_height, (long long)c->grid[0], (long long)c->grid[1],
+                c->reduce_fastest ? "reducing the fastest dim" : "reducing a strided dim",
+                (long long)c->input_mult[0], (long long)c->input_mult[1], (long long)c->input_mult[2],
+                (long long)c->output_mult[0], (long long)c->output_mult[1], (long long)c->step_input,
+                (long long)c->step_output, c->vectorize_input ? "yes" : "no", c->input_vec_size,
+                c->output_vec_size, c->vt0, (long long)c->values_per_thread, (long long)c->ctas_per_output,
+                (long long)c->shared_memory_bytes, (long long)c->staging_bytes, (long long)c->semaphore_bytes,
+                c->short_tile ? ", short-rows kernel (tile)" : c->short_rows ? ", short-rows kernel"
+                : c->warp_rows ? ", dense rows, a warp each"
+                : c->lean_rows ? (c->lean_wide ? ", dense rows, lean wide" : ", dense rows, lean")
+                : c->dense_rows ? ", dense rows"
+                : c->flat_reduce ? ", flat" : c->rvec_tiles ? ", two-layout tiles" : "");
+    if (c->rvec_inputs != 0)
+        tt_text_put(&t, ", two layouts: runs along the reduced dim of inputs 0x%x, %s", (unsigned)c->rvec_inputs,
+                    c->rvec_tiles     ? "the other staged in shared memory"
+                    : c->rvec_aligned ? "16-byte loads"
+                                      : "element loads");
+    if (c->elem_inputs != 0)
+        tt_text_put(&t, ", input 0x%x read by elements in the other's vectors", (unsigned)c->elem_inputs);
+    if (c->splat_inputs != 0)
+        tt_text_put(&t,
+                    c->vectorize_input ? ", one element a row of inputs 0x%x"
+                                       : ", one element an output vector of inputs 0x%x",
+                    (unsigned)c->splat_inputs);
+    return t.len;
 }
