@@ -286,12 +286,13 @@ template <class Op, class = void> struct op_reduces_chunk : std::false_type {};
 template <class Op>
 struct op_reduces_chunk<Op, std::void_t<decltype(Op::reduces_chunk)>> : std::bool_constant<Op::reduces_chunk> {};
 
-// LEAN: the lean rows kernel's Reducer (dense rows under 32 registers: fewer vectors a round),
-// 0 for the other kernels; 2: twice the lean round (16-bit inputs on aligned rows); 3: the lean
-// round on rows with an element-read input (cfg.elem_inputs, lean_elem_kernel).
-template <class Op, int OVS, int LEAN = 0>
+// LEAN: the lean rows kernels' Reducer (dense rows in fewer vectors a round): how many lean
+// rounds a round, 1, or 2 for the wide round (16-bit inputs on aligned rows); 0 for the other
+// kernels. ELEM_LOOPS: the row loops of an element-read input (cfg.elem_inputs) are compiled
+// in; the 32-register lean kernel spilled with them, so of the lean ones only lean_elem_kernel
+// has them.
+template <class Op, int OVS, int LEAN = 0, bool ELEM_LOOPS = (LEAN == 0)>
 struct Reducer {
-    static constexpr int LEAN_ROUNDS = LEAN == 3 ? 1 : LEAN; // lean rounds a round (0: not lean)
     using scalar_t = typename Op::scalar_t;
     using acc_t = typename Op::acc_t;
     using vec_t = AccVec<acc_t, OVS>;
@@ -471,9 +472,8 @@ struct Reducer {
                                          : vector_loads_thread_reduce<false, 1u>(base, input_idx);
             if (m == 2u) return hinted() ? vector_loads_thread_reduce<true, 2u>(base, input_idx)
                                          : vector_loads_thread_reduce<false, 2u>(base, input_idx);
-            // Not in the lean kernel (it spilled with them: lean_elem_kernel has them), nor in a
-            // run-time compiled set (a compile a second longer; the plan keeps both out).
-            if constexpr ((LEAN == 0 || LEAN == 3) && TENSOR_REDUCE_ELEM_ROWS) {
+            // Not in a run-time compiled set either (a compile a second longer; its plans have none).
+            if constexpr (ELEM_LOOPS && TENSOR_REDUCE_ELEM_ROWS) {
                 const uint32_t e = (uint32_t)p.cfg.elem_inputs;
                 if (e == 1u) return hinted() ? vector_loads_thread_reduce<true, 0u, 1u>(base, input_idx)
                                              : vector_loads_thread_reduce<false, 0u, 1u>(base, input_idx);
@@ -566,7 +566,7 @@ struct Reducer {
         // kernels have 64 registers): with two, rows of a few thousand elements took two
         // dependent round trips to memory per thread, and a fused sum(a * b) trailed
         // torch.compile's on [1000, 8192] (docs/perf_log.md).
-        constexpr int U = LEAN ? LEAN_ROUNDS * TENSOR_REDUCE_LEAN_ROW_UNROLL(NIN, SPLAT != 0u, IN_VEC)
+        constexpr int U = LEAN ? LEAN * TENSOR_REDUCE_LEAN_ROW_UNROLL(NIN, SPLAT != 0u, IN_VEC)
                                : (SPLAT != 0u ? TENSOR_REDUCE_SPLAT_ROW_UNROLL(NIN) : TENSOR_REDUCE_ROW_UNROLL(NIN));
         // Vector j of input q: loaded, read by elements (ELEM) or the repeated element (SPLAT).
         auto vec_of = [&](int q, uint32_t j) -> V {
@@ -1351,7 +1351,7 @@ struct Reducer {
     // The lean rows kernel's paths (cfg.lean_rows: dense CTA rows).
     __device__ void lean_rows_run() const {
         if constexpr (NIN > 1 && OVS == 1) {
-            if constexpr (LEAN == 3) dense_rows_run(); // rows with an element-read input: never aligned
+            if constexpr (ELEM_LOOPS) dense_rows_run(); // rows with an element-read input: never aligned
             else if (p.row_vecs != 0) aligned_rows_run();
             else if constexpr (LEAN == 1) dense_rows_run(); // the wide round: aligned rows only (launch)
         }
@@ -1503,7 +1503,7 @@ struct lean_elem_fits
                          TENSOR_REDUCE_LEAN_ELEM_FIT((int)sizeof(typename Op::scalar_t))> {};
 template <class Op>
 __global__ void __launch_bounds__(512, 3) lean_elem_kernel(const __grid_constant__ tensor_cuda_reduce_plan plan) {
-    if constexpr (lean_elem_fits<Op>::value) Reducer<Op, 1, 3>(plan).lean_rows_run();
+    if constexpr (lean_elem_fits<Op>::value) Reducer<Op, 1, 1, true>(plan).lean_rows_run();
 }
 
 // Inputs of two layouts in tiles (cfg.rvec_tiles, the Ops TENSOR_REDUCE_RTILES_FIT admits): a
