@@ -574,20 +574,34 @@ struct Reducer {
             if (SPLAT != 0u && ((splat >> q) & 1u)) return sv[q];
             return ld_in<HINTED>(&vdata[q][j], q);
         };
-        for (const uint32_t bound = run_bound(nvec, (uint64_t)(U - 1) * step); idx < bound; idx += U * step) {
+        // In the lean kernels' last round a lane past the row's end loads its first vector
+        // again and folds only the vectors it has, in place of a second loop for the remainder:
+        // with one, a warp whose lanes split between the loops ran them one after the other, two
+        // trips to memory, and the row's CTA waited for it at the fold (docs/perf_log.md). Tests
+        // around the loads instead spilled them, and the one loop spilled the general kernel
+        // (48 registers), whose rows take more rounds. The same vectors in the same order, so the
+        // same bits. No sum here wraps: a row's vectors fit 32-bit byte offsets.
+        constexpr bool ONE_LOOP = LEAN != 0;
+        const uint32_t bound = ONE_LOOP ? nvec : run_bound(nvec, (uint64_t)(U - 1) * step);
+        for (; idx < bound; idx += U * step) {
             V v[U][NIN];
 #pragma unroll
+            for (int u = 0; u < U; u++) {
+                const uint32_t j = !ONE_LOOP || idx + u * step < nvec ? idx + u * step : idx;
+#pragma unroll
+                for (int q = 0; q < NIN; q++) v[u][q] = vec_of(q, j);
+            }
+#pragma unroll
             for (int u = 0; u < U; u++)
-#pragma unroll
-                for (int q = 0; q < NIN; q++) v[u][q] = vec_of(q, idx + u * step);
-#pragma unroll
-            for (int u = 0; u < U; u++) red_vec(acc, v[u], head + (idx + u * step) * IN_VEC);
+                if (!ONE_LOOP || u == 0 || idx + u * step < nvec) red_vec(acc, v[u], head + (idx + u * step) * IN_VEC);
         }
-        for (; idx < nvec; idx += step) {
-            V a[NIN];
+        if constexpr (!ONE_LOOP) {
+            for (; idx < nvec; idx += step) {
+                V a[NIN];
 #pragma unroll
-            for (int q = 0; q < NIN; q++) a[q] = vec_of(q, idx);
-            red_vec(acc, a, head + idx * IN_VEC);
+                for (int q = 0; q < NIN; q++) a[q] = vec_of(q, idx);
+                red_vec(acc, a, head + idx * IN_VEC);
+            }
         }
     }
 

@@ -6,7 +6,12 @@ memory, and next to the floor: torch's full float32 sum of a contiguous buffer o
 bytes (reading each input once, nothing else).
 
 Method (as bench/cuda/run.py): CUDA events around the call, a 256 MiB fill_ before every timed
-call to flush the L2, 5 warm-up rounds, median of REPS; the calls rotate which goes first. Ours
+call to flush the L2, 5 warm-up rounds, median of REPS; the calls rotate which goes first, and
+each timed call follows an untimed call of the same function (then the flush), as in a loop that
+calls it: in the rotation alone each function always followed the same other one, and the one
+that followed a call on its own inputs (torch.compile after eager) read up to 14% faster on
+15-40 us calls than one that followed a call on another buffer (ours after the floor).
+VECDOT_WARM=0 leaves the untimed calls out. Ours
 is the C API (tensor_vecdot) on views of torch's tensors (tensor_from_blob), through ctypes.
 Each result is checked against torch's. Writes OUT_DIR/bench_vecdot.md and .json.
 
@@ -18,8 +23,9 @@ VECDOT_CASES=name,name runs only those of the set;
 VECDOT_AB=NAME=VALUE also times ours with that environment variable set during the call (a
 switch the library reads at plan time, for an experiment), in the same rotation: the rows get
 "ours_b_ms" and "b_vs_a" (ours' time over ours_b's: above 1, B is faster), checked as ours is.
-Identical plans have read up to 14% apart this way on 15-25 us calls: run the same cases once
-with a variable the library does not read (VECDOT_AB=TT_NONE=1, an A/A run) to see the
+With VECDOT_WARM=0, identical plans read up to 14% apart this way on 15-25 us calls (B always
+followed the floor); with the untimed calls, within 1.5% (docs/perf_log.md). Run the same cases
+once with a variable the library does not read (VECDOT_AB=TT_NONE=1, an A/A run) to see the
 method's own spread before reading a difference as the switch's."""
 import json, os, sys
 
@@ -71,13 +77,22 @@ timer = timing.Timer(dev)
 timed, median = timer.timed, timing.median
 
 
+warm = os.environ.get("VECDOT_WARM", "1") != "0"
+
+
 def time_rotating(fns):
-    """Median ms of each function, the order rotating every round."""
+    """Median ms of each function, the order rotating every round. With `warm`, each timed call
+    follows an untimed call of the same function (then the flush), as in a loop that calls it."""
     times = [[] for _ in fns]
     k = len(fns)
     for r in range(-5, reps):
         for j in range(k):
             i = (j + r) % k
+            if warm:
+                y = fns[i][0]()
+                if fns[i][1] is not None:
+                    fns[i][1](y)
+                del y
             ms, y = timed(fns[i][0], r)
             if fns[i][1] is not None:
                 fns[i][1](y)

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Nsight Compute side by side for tensor_vecdot: for each case of bench_vecdot.py (CASES or
-SWEEP, by name), one call of ours and then one of torch.compile's (a * b).sum(dim), each inside
+"""Nsight Compute side by side for tensor_vecdot: for each case of bench_vecdot.py (any set,
+by name), one call of ours and then one of torch.compile's (a * b).sum(dim), each inside
 an NVTX range that ncu is told to profile, so no warm-up, compile or autotuning launch is
 caught. Kernels are assigned to the cases in launch order: ours are the library's (tt_...),
 the rest torch.compile's.
@@ -24,10 +24,11 @@ import vecdot_cases  # noqa: E402 (beside this file)
 
 
 def case_table():
-    """CASES and SWEEP of vecdot_cases.py, by name."""
+    """Every set of vecdot_cases.py (CASES, SWEEP, ints, layouts, rows), by name."""
     import torch
     cases, sweep = vecdot_cases.lists(torch)
-    return {c[0]: c for c in cases + sweep}
+    more = vecdot_cases.ints(torch) + vecdot_cases.layouts(torch) + vecdot_cases.rows(torch)
+    return {c[0]: c for c in cases + sweep + more}
 
 
 def workload(build_dir, names):
