@@ -74,31 +74,7 @@ def with_b(f):
 
 
 timer = timing.Timer(dev)
-timed, median = timer.timed, timing.median
-
-
 warm = os.environ.get("VECDOT_WARM", "1") != "0"
-
-
-def time_rotating(fns):
-    """Median ms of each function, the order rotating every round. With `warm`, each timed call
-    follows an untimed call of the same function (then the flush), as in a loop that calls it."""
-    times = [[] for _ in fns]
-    k = len(fns)
-    for r in range(-5, reps):
-        for j in range(k):
-            i = (j + r) % k
-            if warm:
-                y = fns[i][0]()
-                if fns[i][1] is not None:
-                    fns[i][1](y)
-                del y
-            ms, y = timed(fns[i][0], r)
-            if fns[i][1] is not None:
-                fns[i][1](y)
-            if r >= 0:
-                times[i].append(ms)
-    return [median(t) for t in times]
 
 
 rows = []
@@ -135,7 +111,7 @@ for case in CASES:
         lib.tensor_release(rb)
         err = max(err, ((mine_b.double() - ref.cpu().double()).abs() / bound).max().item())
         fns.append((with_b(ours), lib.tensor_release))
-    t_ours, t_eager, t_comp, t_floor, *t_b = time_rotating(fns)
+    t_ours, t_eager, t_comp, t_floor, *t_b = timing.alternate(timer, fns, reps, warm=warm)
     nbytes = a.numel() * a.element_size() + b.numel() * b.element_size() + ref.numel() * ref.element_size()
     row = {"name": name, "a": list(a.shape), "b": list(b.shape), "dim": dim, "dtype": str(dt).replace("torch.", ""),
            "ours_ms": t_ours, "eager_ms": t_eager, "compile_ms": t_comp, "floor_ms": t_floor,

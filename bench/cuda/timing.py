@@ -44,17 +44,26 @@ def median(v):
     return v[len(v) // 2]
 
 
-def alternate(timer, fns, reps, warmup=5):
+def alternate(timer, fns, reps, warmup=5, warm=False):
     """Median ms of each of fns, a list of (f, release or None): every round times each once,
-    the round number rotating which goes first; release(result) runs outside the timing."""
+    the round number rotating which goes first; release(result) runs outside the timing. With
+    warm, each timed call follows an untimed call of the same function (then the flush), as in a
+    loop that calls it; without, each follows the one before it in the rotation, which favours
+    a function that follows another on its own inputs (docs/perf_log.md)."""
+    def call(i, timed, r):
+        ms, y = timer.timed(fns[i][0], r) if timed else (None, fns[i][0]())
+        if fns[i][1] is not None:
+            fns[i][1](y)
+        del y
+        return ms
+
     times = [[] for _ in fns]
     for r in range(-warmup, reps):
         for j in range(len(fns)):
             i = (j + r) % len(fns)
-            ms, y = timer.timed(fns[i][0], r)
-            if fns[i][1] is not None:
-                fns[i][1](y)
-            del y
+            if warm:
+                call(i, False, r)
+            ms = call(i, True, r)
             if r >= 0:
                 times[i].append(ms)
     return [median(t) for t in times]
