@@ -584,16 +584,16 @@ struct Reducer {
         constexpr bool ONE_LOOP = LEAN != 0;
         const uint32_t bound = ONE_LOOP ? nvec : run_bound(nvec, (uint64_t)(U - 1) * step);
         for (; idx < bound; idx += U * step) {
+            // Whether vector u of the round is in the row (always, but in the one loop's last round).
+            auto in_row = [&](int u) { return !ONE_LOOP || u == 0 || idx + u * step < nvec; };
             V v[U][NIN];
 #pragma unroll
-            for (int u = 0; u < U; u++) {
-                const uint32_t j = !ONE_LOOP || idx + u * step < nvec ? idx + u * step : idx;
+            for (int u = 0; u < U; u++)
 #pragma unroll
-                for (int q = 0; q < NIN; q++) v[u][q] = vec_of(q, j);
-            }
+                for (int q = 0; q < NIN; q++) v[u][q] = vec_of(q, in_row(u) ? idx + u * step : idx);
 #pragma unroll
             for (int u = 0; u < U; u++)
-                if (!ONE_LOOP || u == 0 || idx + u * step < nvec) red_vec(acc, v[u], head + (idx + u * step) * IN_VEC);
+                if (in_row(u)) red_vec(acc, v[u], head + (idx + u * step) * IN_VEC);
         }
         if constexpr (!ONE_LOOP) {
             for (; idx < nvec; idx += step) {
