@@ -416,6 +416,8 @@ static void plan_general(const tensor_iter_t *iter, const tensor_cuda_props *pro
     *out = c;
 }
 
+static int64_t aligned_row_vectors(const tensor_reduce_config *c, const tensor_iter_t *iter);
+
 /* Rows of several inputs, each folded whole by one warp (a CTA's warps take consecutive
  * outputs) or by one CTA (its lanes and warps split the row): the kernel's dense-rows path,
  * which skips the general index set-up and folds with shuffles first. A row's life there is
@@ -425,8 +427,6 @@ static void plan_general(const tensor_iter_t *iter, const tensor_cuda_props *pro
  * 512 (several rounds past that). The general plan's shapes (a warp a row at 16384 x 2048, 512
  * threads with one vector each at 4096 x 2048) ran 2-60% slower than one round
  * (docs/perf_log.md). */
-static int64_t aligned_row_vectors(const tensor_reduce_config *c, const tensor_iter_t *iter);
-
 static void plan_dense_rows(const tensor_iter_t *iter, const tensor_reduce_kernel_traits *tr, tensor_reduce_config *c) {
     const int nin = tensor_iter_ninputs(iter);
     if (nin < 2 || !c->reduce_fastest || !c->vectorize_input || c->output_vec_size != 1 || c->ctas_per_output != 1 ||
