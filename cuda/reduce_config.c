@@ -418,6 +418,22 @@ static void plan_general(const tensor_iter_t *iter, const tensor_cuda_props *pro
 
 static int64_t aligned_row_vectors(const tensor_reduce_config *c, const tensor_iter_t *iter);
 
+/* Whether the element-read input (mask `elem`, one bit) is constant along every kept dim: one
+ * row that every output reads again, from L2. */
+static bool elem_broadcast(const tensor_iter_t *iter, uint32_t elem) {
+    const int a = tensor_iter_noutputs(iter) + (elem & 1u ? 0 : 1);
+    for (int d = tensor_iter_num_reduce_dims(iter); d < iter->ndim; d++)
+        if (iter->shape[d] > 1 && iter->operands[a].strides[d] != 0) return false;
+    return true;
+}
+
+/* Vectors of each input a thread of the general kernel loads a round along a row of nin inputs
+ * of in_size bytes (its row loop's unroll). */
+static int64_t row_unroll(const tensor_reduce_config *c, int nin, int in_size) {
+    if (c->elem_inputs != 0) return TENSOR_REDUCE_ELEM_ROW_UNROLL(in_size);
+    return c->splat_inputs != 0 ? TENSOR_REDUCE_SPLAT_ROW_UNROLL(nin) : TENSOR_REDUCE_ROW_UNROLL(nin);
+}
+
 /* Rows of several inputs, each folded whole by one warp (a CTA's warps take consecutive
  * outputs) or by one CTA (its lanes and warps split the row): the kernel's dense-rows path,
  * which skips the general index set-up and folds with shuffles first. A row's life there is
@@ -437,7 +453,7 @@ static void plan_dense_rows(const tensor_iter_t *iter, const tensor_reduce_kerne
     const bool warp_rows = c->input_mult[TENSOR_REDUCE_BLOCK_Y] == 0 && c->output_mult[TENSOR_REDUCE_BLOCK_Y] == 1;
     if (!cta_rows && !warp_rows) return;
     const int64_t vectors = c->num_inputs / c->input_vec_size;
-    const int64_t unroll = c->splat_inputs != 0 ? TENSOR_REDUCE_SPLAT_ROW_UNROLL(nin) : TENSOR_REDUCE_ROW_UNROLL(nin);
+    const int64_t unroll = row_unroll(c, nin, tr->input_size);
     if (warp_rows && vectors <= 32 * unroll) { /* the general plan's warps a row already */
         c->dense_rows = c->warp_rows = true;
         return;
@@ -464,6 +480,16 @@ static void plan_dense_rows(const tensor_iter_t *iter, const tensor_reduce_kerne
         c->lean_rows = true;
         c->lean_wide = wide;
         threads = need < 64 ? 64 : need > 512 ? 512 : (int)((need + 31) / 32 * 32);
+    } else if (c->elem_inputs != 0) {
+        /* The general kernel runs an element-read row's last round in the same loop (a lane past
+         * the end reloads its first vector), so whole warps serve as well as a power of two: as
+         * many as one round needs. A broadcast row read by elements (elem_broadcast) caps them
+         * at 128: such rows ran faster on four warps with several rounds each than on the warps
+         * of one round, and than on 64 to 512 threads in most cases (docs/perf_log.md). */
+        const int64_t n = (vectors + unroll - 1) / unroll;
+        int64_t cap = elem_broadcast(iter, c->elem_inputs) ? 128 : 512;
+        if (cap > tr->max_threads) cap = tr->max_threads;
+        if (n > threads) threads = n >= cap ? (int)cap : (int)((n + 31) / 32 * 32);
     } else {
         while (threads < 512 && threads < tr->max_threads && threads * unroll < vectors) threads *= 2;
     }
@@ -482,7 +508,7 @@ static void plan_dense_rows(const tensor_iter_t *iter, const tensor_reduce_kerne
  * whose threads all stride along it (tensor_reduce_config.flat_reduce: a 1-D dot, a few long
  * rows): the general plan's block and indexing kept, the kernel's folds its own, and the column
  * perhaps shorter (below). */
-static void plan_flat(const tensor_iter_t *iter, tensor_reduce_config *c) {
+static void plan_flat(const tensor_iter_t *iter, const tensor_reduce_kernel_traits *tr, tensor_reduce_config *c) {
     const int64_t threads = c->num_threads;
     if (tensor_iter_ninputs(iter) < 2 || !c->reduce_fastest || !c->vectorize_input || c->output_vec_size != 1 ||
         c->dense_rows || c->rvec_inputs != 0 || threads % 32 != 0 || c->block_width % 32 != 0 ||
@@ -500,8 +526,7 @@ static void plan_flat(const tensor_iter_t *iter, tensor_reduce_config *c) {
      * on the planned 660 CTAs left each thread a round and two or three single vectors, each a
      * trip to memory of its own; on 512 CTAs each thread takes two rounds (docs/perf_log.md). */
     if (c->ctas_per_output > 1) {
-        const int nin = tensor_iter_ninputs(iter);
-        const int64_t unroll = c->splat_inputs ? TENSOR_REDUCE_SPLAT_ROW_UNROLL(nin) : TENSOR_REDUCE_ROW_UNROLL(nin);
+        const int64_t unroll = row_unroll(c, tensor_iter_ninputs(iter), tr->input_size);
         const int64_t vectors = c->num_inputs / c->input_vec_size, round = threads * unroll;
         const int64_t ctas = div_up(vectors, round * div_up(vectors, c->ctas_per_output * round));
         if (ctas < c->ctas_per_output) {
@@ -659,7 +684,7 @@ tensor_status tensor_reduce_config_make(const tensor_iter_t *iter, const tensor_
         }
     }
     plan_dense_rows(iter, tr, &c);
-    plan_flat(iter, &c);
+    plan_flat(iter, tr, &c);
     if (c.rvec_inputs != 0) {
         for (int k = TENSOR_REDUCE_BLOCK_X; k <= TENSOR_REDUCE_CTA; k++) c.input_mult[k] *= chunk;
         c.step_input *= chunk;

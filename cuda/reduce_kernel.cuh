@@ -566,8 +566,10 @@ struct Reducer {
         // kernels have 64 registers): with two, rows of a few thousand elements took two
         // dependent round trips to memory per thread, and a fused sum(a * b) trailed
         // torch.compile's on [1000, 8192] (docs/perf_log.md).
-        constexpr int U = LEAN ? LEAN * TENSOR_REDUCE_LEAN_ROW_UNROLL(NIN, SPLAT != 0u, IN_VEC)
-                               : (SPLAT != 0u ? TENSOR_REDUCE_SPLAT_ROW_UNROLL(NIN) : TENSOR_REDUCE_ROW_UNROLL(NIN));
+        constexpr int U = LEAN              ? LEAN * TENSOR_REDUCE_LEAN_ROW_UNROLL(NIN, SPLAT != 0u, IN_VEC)
+                          : ELEM != 0u      ? TENSOR_REDUCE_ELEM_ROW_UNROLL((int)sizeof(scalar_t))
+                          : SPLAT != 0u     ? TENSOR_REDUCE_SPLAT_ROW_UNROLL(NIN)
+                                            : TENSOR_REDUCE_ROW_UNROLL(NIN);
         // Vector j of input q: loaded, read by elements (ELEM) or the repeated element (SPLAT).
         auto vec_of = [&](int q, uint32_t j) -> V {
             if ((ELEM >> q) & 1u) return ld_elems<HINTED>(vdata[q], j, q);
@@ -581,7 +583,7 @@ struct Reducer {
         // around the loads instead spilled them, and the one loop spilled the general kernel
         // (48 registers), whose rows take more rounds. The same vectors in the same order, so the
         // same bits. No sum here wraps: a row's vectors fit 32-bit byte offsets.
-        constexpr bool ONE_LOOP = LEAN != 0;
+        constexpr bool ONE_LOOP = LEAN != 0 || ELEM != 0u;
         const uint32_t bound = ONE_LOOP ? nvec : run_bound(nvec, (uint64_t)(U - 1) * step);
         for (; idx < bound; idx += U * step) {
             // Whether vector u of the round is in the row (always, but in the one loop's last round).

@@ -18,7 +18,8 @@ Each result is checked against torch's. Writes OUT_DIR/bench_vecdot.md and .json
 usage: bench_vecdot.py BUILD_DIR OUT_DIR [REPS]
 environment: VECDOT_SET=sweep runs SWEEP (shapes the planner was not tuned on) instead of CASES,
 VECDOT_SET=ints the integer cases (vecdot_cases.ints), VECDOT_SET=layouts inputs of two layouts
-(vecdot_cases.layouts), VECDOT_SET=rows rows of lengths not tuned on (vecdot_cases.rows);
+(vecdot_cases.layouts), VECDOT_SET=rows rows of lengths not tuned on (vecdot_cases.rows),
+VECDOT_SET=odd inputs that do not start alike modulo a vector (vecdot_cases.odd);
 VECDOT_CASES=name,name runs only those of the set;
 VECDOT_AB=NAME=VALUE also times ours with that environment variable set during the call (a
 switch the library reads at plan time, for an experiment), in the same rotation: the rows get
@@ -26,7 +27,8 @@ switch the library reads at plan time, for an experiment), in the same rotation:
 With VECDOT_WARM=0, identical plans read up to 14% apart this way on 15-25 us calls (B always
 followed the floor); with the untimed calls, within 1.5% (docs/perf_log.md). Run the same cases
 once with a variable the library does not read (VECDOT_AB=TT_NONE=1, an A/A run) to see the
-method's own spread before reading a difference as the switch's."""
+method's own spread before reading a difference as the switch's. VECDOT_B_BUILD=DIR instead
+makes B ours from the library in DIR (another revision's build), loaded beside the first."""
 import json, os, sys
 
 import torch
@@ -50,12 +52,19 @@ elif os.environ.get("VECDOT_SET") == "layouts":
     CASES = vecdot_cases.layouts(torch)
 elif os.environ.get("VECDOT_SET") == "rows":
     CASES = vecdot_cases.rows(torch)
+elif os.environ.get("VECDOT_SET") == "odd":
+    CASES = vecdot_cases.odd(torch)
 only = os.environ.get("VECDOT_CASES")
 if only:
     CASES = [c for c in CASES if c[0] in only.split(",")]
 
 ab = os.environ.get("VECDOT_AB")
 ab_key, _, ab_val = ab.partition("=") if ab else (None, None, None)
+# VECDOT_B_BUILD=DIR: B is ours from the library of another build (two revisions in one run).
+b_build = os.environ.get("VECDOT_B_BUILD")
+lib_b = tt_ctypes.load(b_build) if b_build else None
+if lib_b is not None and ab_key:
+    sys.exit("bench_vecdot: VECDOT_AB and VECDOT_B_BUILD are two kinds of B; set one")
 
 
 def with_b(f):
@@ -83,11 +92,22 @@ for case in CASES:
     a, b, dim = vecdot_cases.make_inputs(torch, case, dev)
     va, vb = tt_ctypes.view_of(lib, a), tt_ctypes.view_of(lib, b)
 
-    def ours():
-        r = lib.tensor_vecdot(va, vb, dim)
-        if not r:
-            raise RuntimeError("tensor_vecdot: " + lib.tensor_last_error().decode())
-        return r
+    def call(lib, va, vb):
+        def f():
+            r = lib.tensor_vecdot(va, vb, dim)
+            if not r:
+                raise RuntimeError("tensor_vecdot: " + lib.tensor_last_error().decode())
+            return r
+        return f
+
+    ours = call(lib, va, vb)
+    if lib_b is not None:
+        va_b, vb_b = tt_ctypes.view_of(lib_b, a), tt_ctypes.view_of(lib_b, b)
+        ours_b, lib_of_b = call(lib_b, va_b, vb_b), lib_b
+    elif ab_key:
+        ours_b, lib_of_b = with_b(ours), lib
+    else:
+        ours_b = None
 
     eager = lambda: (a * b).sum(dim)
     torch._dynamo.reset()  # a fresh compile per case (one lambda, many shapes: the recompile limit)
@@ -105,12 +125,12 @@ for case in CASES:
         bound = bound + ref.double().abs().cpu() * 2.0 ** -7
     err = ((mine.double() - ref.cpu().double()).abs() / bound).max().item()
     fns = [(ours, lib.tensor_release), (eager, None), (compiled, None), (floor, None)]
-    if ab_key:
-        rb = with_b(ours)()
-        mine_b = tt_ctypes.to_torch(lib, rb, ref.shape)
-        lib.tensor_release(rb)
+    if ours_b is not None:
+        rb = ours_b()
+        mine_b = tt_ctypes.to_torch(lib_of_b, rb, ref.shape)
+        lib_of_b.tensor_release(rb)
         err = max(err, ((mine_b.double() - ref.cpu().double()).abs() / bound).max().item())
-        fns.append((with_b(ours), lib.tensor_release))
+        fns.append((ours_b, lib_of_b.tensor_release))
     t_ours, t_eager, t_comp, t_floor, *t_b = timing.alternate(timer, fns, reps, warm=warm)
     nbytes = a.numel() * a.element_size() + b.numel() * b.element_size() + ref.numel() * ref.element_size()
     row = {"name": name, "a": list(a.shape), "b": list(b.shape), "dim": dim, "dtype": str(dt).replace("torch.", ""),
@@ -118,11 +138,14 @@ for case in CASES:
            "vs_eager": t_eager / t_ours, "vs_compile": t_comp / t_ours, "floor_ratio": t_ours / t_floor,
            "GBps": nbytes / t_ours / 1e6, "check": err <= 1.0, "err_ratio": err}
     if t_b:
-        row.update({"ab": ab, "ours_b_ms": t_b[0], "b_vs_a": t_ours / t_b[0]})
+        row.update({"ab": ab or "build " + b_build, "ours_b_ms": t_b[0], "b_vs_a": t_ours / t_b[0]})
     rows.append(row)
     print(json.dumps(row), flush=True)
     lib.tensor_release(va)
     lib.tensor_release(vb)
+    if lib_b is not None:
+        lib_b.tensor_release(va_b)
+        lib_b.tensor_release(vb_b)
     del a, b, buf, ref
 
 gpu = torch.cuda.get_device_name()

@@ -24,10 +24,10 @@ import vecdot_cases  # noqa: E402 (beside this file)
 
 
 def case_table():
-    """Every set of vecdot_cases.py (CASES, SWEEP, ints, layouts, rows), by name."""
+    """Every set of vecdot_cases.py (CASES, SWEEP, ints, layouts, rows, odd), by name."""
     import torch
     cases, sweep = vecdot_cases.lists(torch)
-    more = vecdot_cases.ints(torch) + vecdot_cases.layouts(torch) + vecdot_cases.rows(torch)
+    more = vecdot_cases.ints(torch) + vecdot_cases.layouts(torch) + vecdot_cases.rows(torch) + vecdot_cases.odd(torch)
     return {c[0]: c for c in cases + sweep + more}
 
 

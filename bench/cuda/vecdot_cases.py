@@ -137,10 +137,27 @@ def rows(torch):
     ]
 
 
+def odd(torch):
+    """VECDOT_SET=odd: rows whose inputs do not start alike modulo a 16-byte vector, so that one
+    is read by elements within the other's vectors: rows of odd length times a broadcast row, and
+    a starting one element into its buffer ("off1") beside an aligned b."""
+    f32, f16, bf16 = torch.float32, torch.float16, torch.bfloat16
+    return [
+        ("o_f16_2000x7003_b7003_dim1", [2000, 7003], [7003], 1, f16),
+        ("o_bf16_8000x1001_b1001_dim1", [8000, 1001], [1001], 1, bf16),
+        ("o_f16_1000x20001_b20001_dim1", [1000, 20001], [20001], 1, f16),
+        ("o_f32_4000x2001_b2001_dim1", [4000, 2001], [2001], 1, f32),
+        ("o_f32_2000x12001_b12001_dim1", [2000, 12001], [12001], 1, f32),
+        ("o_bf16_4000x4000_off1_dim1", [4000, 4000], [4000, 4000], 1, bf16, "off1"),
+        ("o_f32_4000x4000_off1_dim1", [4000, 4000], [4000, 4000], 1, f32, "off1"),
+        ("o_f16_8M_dot_off1", [8388608], [8388608], 0, f16, "off1"),
+    ]
+
+
 def make_inputs(torch, case, dev):
     """(a, b, dim) of a case: uniform in [-0.5, 0.5) for floating dtypes, integers in [-8, 8)
     otherwise ([0, 16) for uint8), the same every run; "ta" / "tb" make a / b the transpose of a contiguous tensor
-    of the shape given."""
+    of the shape given; "off1" makes a start one element into its buffer."""
     name, sa, sb, dim, dt, *flags = case
     g = torch.Generator(device=dev).manual_seed(0)
     if dt.is_floating_point:
@@ -150,4 +167,8 @@ def make_inputs(torch, case, dev):
         lo = 0 if dt == torch.uint8 else -8
         a = torch.randint(lo, lo + 16, sa, device=dev, generator=g, dtype=dt)
         b = torch.randint(lo, lo + 16, sb, device=dev, generator=g, dtype=dt)
+    if "off1" in flags:
+        buf = torch.empty(a.numel() + 1, device=dev, dtype=dt)
+        buf[1:].copy_(a.reshape(-1))
+        a = buf[1:].view(sa)
     return (a.t() if "ta" in flags else a), (b.t() if "tb" in flags else b), dim

@@ -834,7 +834,9 @@ static void test_lean_rows(void **state) {
  * other read element by element within them (elem_inputs): the broadcast one when there is one
  * (a float16 row of 5001 beside a's rows, in either order), else input 1 (rows shifted by an
  * element, a 1-D dot of shifted vectors, which takes the flat plan); CTA rows of 4-byte values
- * on the lean plan (its element-read kernel), never the wide round, and no aligned rows. One input, or congruent rows, never; nor a kernel set without the path
+ * on the lean plan (its element-read kernel) up to its longest, the others on the general
+ * kernel's whole warps; never the wide round, and no aligned rows. One input, or congruent rows,
+ * never; nor a kernel set without the path
  * (run-time compiled ones: traits elem_rows 0), whose such rows are read element by element. */
 static void test_elem_inputs(void **state) {
     (void)state;
@@ -843,22 +845,25 @@ static void test_elem_inputs(void **state) {
         uintptr_t addr_b;
         tensor_dtype dt;
         uint32_t elem;
-        bool flat;
+        bool flat, lean;
     } cases[] = {
-        {{4000, 5001}, {1, 5001}, 0x80000000, TENSOR_FLOAT16, 2u, false},
-        {{1, 5001}, {4000, 5001}, 0x80000000, TENSOR_FLOAT16, 1u, false},
-        {{4000, 5001}, {1, 5001}, 0x80000000, TENSOR_FLOAT32, 2u, false},
-        {{1000, 4096}, {1000, 4096}, 0x80000004, TENSOR_FLOAT32, 2u, false},
-        {{1, 1 << 20}, {1, 1 << 20}, 0x80000004, TENSOR_FLOAT32, 2u, true},
-        {{1000, 4096}, {1000, 4096}, 0x80000010, TENSOR_FLOAT32, 0u, false},
-        {{4000, 5000}, {1, 5000}, 0x80000000, TENSOR_FLOAT16, 0u, false},
+        {{4000, 5001}, {1, 5001}, 0x80000000, TENSOR_FLOAT16, 2u, false, false},
+        {{1, 5001}, {4000, 5001}, 0x80000000, TENSOR_FLOAT16, 1u, false, false},
+        {{3000, 3001}, {1, 3001}, 0x80000000, TENSOR_BFLOAT16, 2u, false, false},
+        {{4000, 5001}, {1, 5001}, 0x80000000, TENSOR_FLOAT32, 2u, false, true},
+        {{1000, 8191}, {1, 8191}, 0x80000000, TENSOR_FLOAT32, 2u, false, false},
+        {{4000, 4000}, {4000, 4000}, 0x80000002, TENSOR_BFLOAT16, 2u, false, false},
+        {{1000, 4096}, {1000, 4096}, 0x80000004, TENSOR_FLOAT32, 2u, false, true},
+        {{1, 1 << 20}, {1, 1 << 20}, 0x80000004, TENSOR_FLOAT32, 2u, true, false},
+        {{1000, 4096}, {1000, 4096}, 0x80000010, TENSOR_FLOAT32, 0u, false, false},
+        {{4000, 5000}, {1, 5000}, 0x80000000, TENSOR_FLOAT16, 0u, false, false},
     };
     tensor_reduce_kernel_traits lean32 = f32_tuned, lean16 = f16_tuned;
     lean32.lean_rows = 1;
     lean16.lean_rows = 2;
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
         blob_dtype = cases[k].dt;
-        plan2_traits = cases[k].dt == TENSOR_FLOAT16 ? &lean16 : &lean32;
+        plan2_traits = tensor_dtype_size(cases[k].dt) == 2 ? &lean16 : &lean32;
         int64_t shape[2] = {cases[k].sa[0] > cases[k].sb[0] ? cases[k].sa[0] : cases[k].sb[0], cases[k].sa[1]};
         /* plan2 expands b to a's shape: a broadcast a is planned as b and the inputs swapped */
         const bool swap = cases[k].sa[0] < cases[k].sb[0];
@@ -877,9 +882,21 @@ static void test_elem_inputs(void **state) {
         assert_int_equal(c.splat_inputs, 0u);
         assert_int_equal(c.flat_reduce, cases[k].flat);
         if (cases[k].elem != 0) {
-            /* lean_elem_kernel for CTA rows of 4-byte values */
-            assert_int_equal(c.lean_rows, !cases[k].flat && cases[k].dt == TENSOR_FLOAT32);
+            /* lean_elem_kernel for CTA rows of 4-byte values up to its longest */
+            assert_int_equal(c.lean_rows, cases[k].lean);
             assert_false(c.lean_wide);
+            if (!c.lean_rows && !c.flat_reduce) {
+                /* the general kernel: whole warps, one round of each thread where 512 threads
+                 * (128 for a broadcast row read by elements) hold the row, no warp more than
+                 * that needs */
+                const int64_t vec = c.num_inputs / c.input_vec_size, cap = cases[k].sa[0] != cases[k].sb[0] ? 128 : 512;
+                const int64_t u = TENSOR_REDUCE_ELEM_ROW_UNROLL((int64_t)tensor_dtype_size(cases[k].dt));
+                assert_true(c.dense_rows);
+                assert_int_equal(c.num_threads % 32, 0);
+                assert_true(c.num_threads <= cap);
+                assert_true(c.num_threads * u >= vec || c.num_threads == cap);
+                assert_true((c.num_threads - 32) * u < vec);
+            }
             assert_int_equal(tensor_reduce_config_row_vectors(&c, it), 0);
             tensor_reduce_kernel_traits none = *plan2_traits;
             none.elem_rows = 0;
