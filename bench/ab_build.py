@@ -13,12 +13,13 @@
 Then BUILD_B's library is the older revision's in every file that differs, the rest shared
 with BUILD_A: bench/cuda/bench_vecdot.py times it beside BUILD_A's with VECDOT_B_BUILD=BUILD_B.
 On the device, the CUDA library's vecdot units and its planner took 90 s this way against
-about 300 s for a full build.
+293-347 s for a full build.
 
 Headers reach OLD_DIR's copies through the include path, so only those included by a path from
 the repository root ("cuda/reduce_config.h", the project's style); each recompiled object's
 dependency file is checked afterwards, and a changed header still read from the tree is an
-error. Objects of other targets (tests, benchmarks) are not rebuilt."""
+error. Only the shared library is made again: BUILD_B's static archive is removed, and its tests
+and benchmarks are BUILD_A's. Needs CMake's Makefiles generator (link.txt)."""
 import json
 import os
 import shlex
@@ -28,6 +29,8 @@ import sys
 
 
 def prepare(rev, old_dir):
+    if os.path.isdir(old_dir) and os.listdir(old_dir):
+        sys.exit(f"ab_build: {old_dir} is not empty (files of another revision would stay in it)")
     top = subprocess.run(["git", "rev-parse", "--show-toplevel"], capture_output=True, text=True, check=True).stdout.strip()
     names = subprocess.run(["git", "diff", "--name-only", rev], cwd=top, capture_output=True, text=True,
                            check=True).stdout.split()
@@ -94,8 +97,19 @@ def build(build_a, build_b, old_dir):
         sys.exit(f"ab_build: no file of {old_dir} is in {root}")
     include_dirs = [root, os.path.join(root, "include"), os.path.join(build_a, "generated")]
 
+    link = os.path.join(build_a, "CMakeFiles", "tinytensor.dir", "link.txt")
+    if not os.path.exists(link):
+        sys.exit(f"ab_build: no {link}: BUILD_A must come from CMake's Makefiles generator")
+
+    def in_b(text):
+        """text with BUILD_A's paths made BUILD_B's (whole path components only)."""
+        return build_b if text == build_a else text.replace(build_a + "/", build_b + "/")
+
     shutil.rmtree(build_b, ignore_errors=True)
     shutil.copytree(build_a, build_b, symlinks=True)
+    for stale in ("libtinytensor.a",):  # only the shared library is made again: no stale archive
+        if os.path.exists(os.path.join(build_b, stale)):
+            os.remove(os.path.join(build_b, stale))
     jobs = []
     for e in cc:
         args = shlex.split(e["command"])
@@ -108,34 +122,48 @@ def build(build_a, build_b, old_dir):
         else:
             deps = scanned_includes(e["file"], include_dirs, set())
         src = os.path.realpath(e["file"])
-        hit = src in changed or bool(deps & changed)
-        if not hit:
+        if src not in changed and not deps & changed:
             continue
-        cmd = e["command"].replace(build_a, build_b)
+        args = [in_b(a) for a in args]
         if src in changed:
-            cmd = cmd.replace(e["file"], os.path.join(old_dir, os.path.relpath(src, root)))
-        exe, rest = cmd.split(" ", 1)
-        cwd = e["directory"].replace(build_a, build_b)
+            args = [os.path.join(old_dir, os.path.relpath(src, root)) if a == e["file"] else a for a in args]
+        # OLD_DIR's counterpart of every include folder in the tree goes first (the root, include/);
+        # nvcc may keep its -I flags in a response file, so the root and include/ always.
+        first = [f"-I{old_dir}", f"-I{os.path.join(old_dir, 'include')}"]
+        for a in args:
+            if a.startswith("-I" + root + "/"):
+                first.append("-I" + os.path.join(old_dir, a[len(root) + 3:]))
+        cwd = in_b(e["directory"])
         obj_b = os.path.join(cwd, out)
-        cmd = f"{exe} -I{old_dir} -MD -MF {obj_b}.ab.d {rest}"  # gcc, clang and nvcc take -MD -MF
-        jobs.append((subprocess.Popen(cmd, shell=True, cwd=cwd), obj_b, e["file"]))
-        print("again:", os.path.relpath(e["file"], root), flush=True)
+        cmd = [args[0]] + first + ["-MD", "-MF", obj_b + ".ab.d"] + args[1:]  # gcc, clang and nvcc take -MD -MF
+        jobs.append((cmd, cwd, obj_b, e["file"]))
     if not jobs:
         sys.exit("ab_build: no object of the library depends on a file of OLD_DIR")
-    if any(p.wait() != 0 for p, _, _ in jobs):
-        sys.exit("ab_build: a compile failed")
-    for _, obj, name in jobs:  # every changed file it read came from OLD_DIR
-        if os.path.exists(obj + ".ab.d"):
-            cwd = os.path.dirname(obj)
-            stale = [d for d in depfile_paths(obj + ".ab.d") if os.path.realpath(os.path.join(cwd, d)) in changed]
+    running, failed = [], []
+    for cmd, cwd, obj_b, name in jobs:
+        while len(running) >= (os.cpu_count() or 2):
+            p, n = running.pop(0)
+            if p.wait() != 0:
+                failed.append(n)
+        print("again:", os.path.relpath(name, root) if name.startswith(root) else name, flush=True)
+        running.append((subprocess.Popen(cmd, cwd=cwd), name))
+    failed += [n for p, n in running if p.wait() != 0]
+    if failed:
+        sys.exit("ab_build: compiles failed: " + ", ".join(failed))
+    for _, cwd, obj_b, name in jobs:  # every changed file it read came from OLD_DIR
+        if os.path.exists(obj_b + ".ab.d"):
+            stale = [d for d in depfile_paths(obj_b + ".ab.d") if os.path.realpath(os.path.join(cwd, d)) in changed]
             if stale:
                 sys.exit(f"ab_build: {name} still read {stale[0]} from the tree (a header included by a path "
                          "relative to its own folder?)")
-    link = os.path.join(build_b, "CMakeFiles", "tinytensor.dir", "link.txt")
-    for line in open(link).read().replace(build_a, build_b).splitlines():
-        if line.strip():
-            subprocess.run(line, shell=True, cwd=build_b, check=True)
-    print(f"ab_build: {len(jobs)} object(s) again, {build_b} linked", flush=True)
+    steps = [os.path.join(build_b, "CMakeFiles", "tinytensor.dir", f) for f in ("dlink.txt", "link.txt")]
+    for step in steps:
+        if os.path.exists(step):
+            for line in in_b(open(step).read()).splitlines():
+                if line.strip():
+                    subprocess.run(line, shell=True, cwd=build_b, check=True)
+    print(f"ab_build: {len(jobs)} object(s) again, {build_b}'s shared library linked (its archive, tests and "
+          "benchmarks are not made again)", flush=True)
 
 
 if __name__ == "__main__":

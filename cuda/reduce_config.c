@@ -488,8 +488,8 @@ static void plan_dense_rows(const tensor_iter_t *iter, const tensor_reduce_kerne
          * of one round, and than on 64 to 512 threads in most cases (docs/perf_log.md). */
         const int64_t n = (vectors + unroll - 1) / unroll;
         int64_t cap = elem_broadcast(iter, c->elem_inputs) ? 128 : 512;
-        if (cap > tr->max_threads) cap = tr->max_threads;
-        if (n > threads) threads = n >= cap ? (int)cap : (int)((n + 31) / 32 * 32);
+        if (cap > tr->max_threads / 32 * 32) cap = tr->max_threads / 32 * 32; /* whole warps */
+        if (n > threads && cap > threads) threads = n >= cap ? (int)cap : (int)((n + 31) / 32 * 32);
     } else {
         while (threads < 512 && threads < tr->max_threads && threads * unroll < vectors) threads *= 2;
     }

@@ -82,8 +82,8 @@ typedef struct tensor_reduce_kernel_traits {
  * vectors of it per round (as many bytes in flight as four of each of two streams). */
 #define TENSOR_REDUCE_SPLAT_ROW_UNROLL(nin) ((nin) == 2 ? 8 : TENSOR_REDUCE_ROW_UNROLL(nin))
 /* The same in the general kernel for rows with an element-read input (elem_inputs): four
- * vectors, two of 16-bit inputs (each vector of the element-read input is IN_VEC loads in
- * flight; four of them spilled the 48-register kernel). */
+ * vectors, two of 1- and 2-byte inputs (each vector of the element-read input is IN_VEC loads
+ * in flight, 16 or 8; four such vectors spilled the 48-register kernel). */
 #define TENSOR_REDUCE_ELEM_ROW_UNROLL(in_size) ((in_size) <= 2 ? 2 : 4)
 /* The same in the lean rows kernel (32 registers), by elements: eight of each of two inputs
  * (two vectors of floats, one of 16-bit values), four of each of more, sixteen of the one

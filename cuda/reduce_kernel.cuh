@@ -576,13 +576,14 @@ struct Reducer {
             if (SPLAT != 0u && ((splat >> q) & 1u)) return sv[q];
             return ld_in<HINTED>(&vdata[q][j], q);
         };
-        // In the lean kernels' last round a lane past the row's end loads its first vector
-        // again and folds only the vectors it has, in place of a second loop for the remainder:
-        // with one, a warp whose lanes split between the loops ran them one after the other, two
-        // trips to memory, and the row's CTA waited for it at the fold (docs/perf_log.md). Tests
-        // around the loads instead spilled them, and the one loop spilled the general kernel
-        // (48 registers), whose rows take more rounds. The same vectors in the same order, so the
-        // same bits. No sum here wraps: a row's vectors fit 32-bit byte offsets.
+        // In the lean kernels' last round, and in the general kernel's element-read rows, a lane
+        // past the row's end loads its first vector again and folds only the vectors it has, in
+        // place of a second loop for the remainder: with one, a warp whose lanes split between
+        // the loops ran them one after the other, two trips to memory, and the row's CTA waited
+        // for it at the fold (docs/perf_log.md). Tests around the loads instead spilled them, and
+        // the one loop spilled the general kernel's other rows (48 registers), which take more
+        // rounds. The same vectors in the same order, so the same bits. No sum here wraps: a
+        // row's vectors fit 32-bit byte offsets.
         constexpr bool ONE_LOOP = LEAN != 0 || ELEM != 0u;
         const uint32_t bound = ONE_LOOP ? nvec : run_bound(nvec, (uint64_t)(U - 1) * step);
         for (; idx < bound; idx += U * step) {

@@ -896,6 +896,17 @@ static void test_elem_inputs(void **state) {
                 assert_true(c.num_threads <= cap);
                 assert_true(c.num_threads * u >= vec || c.num_threads == cap);
                 assert_true((c.num_threads - 32) * u < vec);
+                /* traits that allow fewer threads: within them, whole warps */
+                const int lim[3] = {64, 96, 160};
+                for (int m = 0; m < 3; m++) {
+                    tensor_reduce_kernel_traits few = *plan2_traits;
+                    few.max_threads = lim[m];
+                    tensor_reduce_config f;
+                    assert_int_equal(tensor_reduce_config_make(it, &h100, &few, &f), TENSOR_OK);
+                    assert_true(f.elem_inputs != 0 && f.dense_rows);
+                    if (f.num_threads > lim[m]) fail_msg("case %zu: %d threads over %d", k, (int)f.num_threads, lim[m]);
+                    assert_int_equal(f.num_threads % 32, 0);
+                }
             }
             assert_int_equal(tensor_reduce_config_row_vectors(&c, it), 0);
             tensor_reduce_kernel_traits none = *plan2_traits;
