@@ -90,6 +90,14 @@ static bool inputs_congruent(const tensor_iter_t *iter, int64_t bytes, int64_t s
     return true;
 }
 
+/* Whether input q is constant along every kept dim: one row that every output reads again. */
+static bool input_constant_along_kept(const tensor_iter_t *iter, int q) {
+    const int a = tensor_iter_noutputs(iter) + q;
+    for (int d = tensor_iter_num_reduce_dims(iter); d < iter->ndim; d++)
+        if (iter->shape[d] > 1 && iter->operands[a].strides[d] != 0) return false;
+    return true;
+}
+
 /* Two inputs whose rows do not start alike modulo a vector (inputs_congruent failed), neither
  * constant along the row: the one to read element by element within the other's vectors, as a
  * mask (bit q: input q); 0 for other input counts. Input 0 when it alone is constant along every
@@ -97,12 +105,7 @@ static bool inputs_congruent(const tensor_iter_t *iter, int64_t bytes, int64_t s
  * from memory keeps its vector loads; else input 1. */
 static uint32_t elem_input(const tensor_iter_t *iter) {
     if (tensor_iter_ninputs(iter) != 2) return 0;
-    const int nout = tensor_iter_noutputs(iter);
-    bool constant[2] = {true, true};
-    for (int q = 0; q < 2; q++)
-        for (int d = tensor_iter_num_reduce_dims(iter); d < iter->ndim; d++)
-            if (iter->shape[d] > 1 && iter->operands[nout + q].strides[d] != 0) constant[q] = false;
-    return constant[0] && !constant[1] ? 1u : 2u;
+    return input_constant_along_kept(iter, 0) && !input_constant_along_kept(iter, 1) ? 1u : 2u;
 }
 
 /* Largest power of two <= max_vec dividing the input's base address (in elements), the size of
@@ -418,15 +421,6 @@ static void plan_general(const tensor_iter_t *iter, const tensor_cuda_props *pro
 
 static int64_t aligned_row_vectors(const tensor_reduce_config *c, const tensor_iter_t *iter);
 
-/* Whether the element-read input (mask `elem`, one bit) is constant along every kept dim: one
- * row that every output reads again, from L2. */
-static bool elem_broadcast(const tensor_iter_t *iter, uint32_t elem) {
-    const int a = tensor_iter_noutputs(iter) + (elem & 1u ? 0 : 1);
-    for (int d = tensor_iter_num_reduce_dims(iter); d < iter->ndim; d++)
-        if (iter->shape[d] > 1 && iter->operands[a].strides[d] != 0) return false;
-    return true;
-}
-
 /* Vectors of each input a thread of the general kernel loads a round along a row of nin inputs
  * of in_size bytes (its row loop's unroll). */
 static int64_t row_unroll(const tensor_reduce_config *c, int nin, int in_size) {
@@ -483,11 +477,11 @@ static void plan_dense_rows(const tensor_iter_t *iter, const tensor_reduce_kerne
     } else if (c->elem_inputs != 0) {
         /* The general kernel runs an element-read row's last round in the same loop (a lane past
          * the end reloads its first vector), so whole warps serve as well as a power of two: as
-         * many as one round needs. A broadcast row read by elements (elem_broadcast) caps them
-         * at 128: such rows ran faster on four warps with several rounds each than on the warps
-         * of one round, and than on 64 to 512 threads in most cases (docs/perf_log.md). */
+         * many as one round needs. A broadcast row read by elements (elem_inputs is one bit)
+         * caps them at 128: such rows ran faster on four warps with several rounds each than on
+         * the warps of one round, and than on 64 to 512 threads in most cases (docs/perf_log.md). */
         const int64_t n = (vectors + unroll - 1) / unroll;
-        int64_t cap = elem_broadcast(iter, c->elem_inputs) ? 128 : 512;
+        int64_t cap = input_constant_along_kept(iter, c->elem_inputs & 1u ? 0 : 1) ? 128 : 512;
         if (cap > tr->max_threads / 32 * 32) cap = tr->max_threads / 32 * 32; /* whole warps */
         if (n > threads && cap > threads) threads = n >= cap ? (int)cap : (int)((n + 31) / 32 * 32);
     } else {

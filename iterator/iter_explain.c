@@ -109,11 +109,11 @@ int64_t tensor_iter_explain(const tensor_iter_t *iter, char *buf, size_t size) {
     if (buf != NULL && size > 0) buf[0] = '\0';
     char dev[32];
     int nin = iter->num_operands - iter->num_outputs;
-    tt_text_put(&t, "%s: %s iterator, %d operands (%d output%s, %d input%s), common dtype %s, device %s\n", iter->name,
-        iter->is_reduction ? "reduction" : "elementwise", iter->num_operands, iter->num_outputs,
-        iter->num_outputs == 1 ? "" : "s", nin, nin == 1 ? "" : "s",
-        iter->common_dtype == TENSOR_NUM_DTYPES ? "undefined" : tensor_dtype_name(iter->common_dtype),
-        tensor_device_format(iter->device, dev, sizeof dev));
+    tt_text_put(&t, "%s: %s iterator, %d operands (%d output%s, %d input%s), common dtype %s, device %s\n",
+                iter->name, iter->is_reduction ? "reduction" : "elementwise", iter->num_operands, iter->num_outputs,
+                iter->num_outputs == 1 ? "" : "s", nin, nin == 1 ? "" : "s",
+                iter->common_dtype == TENSOR_NUM_DTYPES ? "undefined" : tensor_dtype_name(iter->common_dtype),
+                tensor_device_format(iter->device, dev, sizeof dev));
     put_plan(&t, iter);
     put_operands(&t, iter);
     if (iter->is_reduction) put_reduction(&t, iter);
