@@ -484,6 +484,10 @@ static void plan_dense_rows(const tensor_iter_t *iter, const tensor_reduce_kerne
         int64_t cap = input_constant_along_kept(iter, c->elem_inputs & 1u ? 0 : 1) ? 128 : 512;
         if (cap > tr->max_threads / 32 * 32) cap = tr->max_threads / 32 * 32; /* whole warps */
         if (n > threads && cap > threads) threads = n >= cap ? (int)cap : (int)((n + 31) / 32 * 32);
+        /* The same plan on the lean element-read kernel where the kernel set has it for these
+         * inputs (TENSOR_REDUCE_ELEM_LEAN_KERNEL). */
+        if (tr->lean_rows && tr->max_threads >= 512 && TENSOR_REDUCE_ELEM_LEAN_KERNEL(tr->input_size))
+            c->lean_rows = true;
     } else {
         while (threads < 512 && threads < tr->max_threads && threads * unroll < vectors) threads *= 2;
     }

@@ -102,6 +102,10 @@ typedef struct tensor_reduce_kernel_traits {
  * plan (lean_elem_kernel): 4-byte ones. 16-bit rows on it, a vector of 8 elements a round, ran
  * slower than on the general kernel (docs/perf_log.md). */
 #define TENSOR_REDUCE_LEAN_ELEM_FIT(in_size) ((in_size) == 4)
+/* Whether such rows of in_size-byte inputs keep the general kernel's plan (its threads, and its
+ * round of TENSOR_REDUCE_ELEM_ROW_UNROLL vectors) but run on lean_elem_kernel: 16-bit ones, the
+ * general kernel's loop under 40 registers, so that more CTAs share an SM than under its 48. */
+#define TENSOR_REDUCE_ELEM_LEAN_KERNEL(in_size) ((in_size) == 2)
 /* Dense rows go to the lean kernel when one round of it needs at most this many threads (its
  * CTAs have at most 512: up to one and a half rounds a thread). */
 #define TENSOR_REDUCE_LEAN_MAX_NEED 768

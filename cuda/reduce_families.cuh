@@ -384,6 +384,26 @@ struct DotStored : Dot<S> {
         }
         return r;
     }
+    // Two neighbouring elements of each input as the word that holds them (the lower address
+    // in the low half): one packed multiply gives both products, rounded as map_stored rounds
+    // each. A bfloat16 product becomes a float by a shift (low half) or a mask (high half);
+    // element by element the high one took two instructions, an extract and a shift, and the
+    // bfloat16 rows ran more instructions than the float16 ones (docs/perf_log.md).
+    template <typename In> static constexpr bool maps_stored_pairs = stored_product<S, In>::value;
+    template <typename In>
+    static __device__ __forceinline__ void map_stored_pair(const uint32_t (&w)[2], float &lo, float &hi) {
+        uint32_t p;
+        if constexpr (std::is_same<In, tt_cvt::Half>::value) {
+            asm("mul.rn.f16x2 %0, %1, %2;" : "=r"(p) : "r"(w[0]), "r"(w[1]));
+            asm("{.reg .f16 l, h;\n\tmov.b32 {l, h}, %2;\n\tcvt.f32.f16 %0, l;\n\tcvt.f32.f16 %1, h;}"
+                : "=f"(lo), "=f"(hi)
+                : "r"(p));
+        } else {
+            asm("mul.rn.bf16x2 %0, %1, %2;" : "=r"(p) : "r"(w[0]), "r"(w[1]));
+            lo = __uint_as_float(p << 16);
+            hi = __uint_as_float(p & 0xffff0000u);
+        }
+    }
 };
 using DotF32 = DotStored<SumF32>;
 using DotF64 = Dot<SumF64>;
@@ -417,6 +437,12 @@ template <class F, typename In, class = void> struct family_maps_stored : std::f
 template <class F, typename In>
 struct family_maps_stored<F, In, std::void_t<decltype(F::template maps_stored<In>)>>
     : std::bool_constant<F::template maps_stored<In>> {};
+// Whether it also maps a packed pair of each input's elements at once (maps_stored_pairs<In>,
+// map_stored_pair: two-input families of 16-bit inputs).
+template <class F, typename In, class = void> struct family_maps_stored_pairs : std::false_type {};
+template <class F, typename In>
+struct family_maps_stored_pairs<F, In, std::void_t<decltype(F::template maps_stored_pairs<In>)>>
+    : std::bool_constant<F::template maps_stored_pairs<In>> {};
 template <class F, class = void> struct family_maps : std::false_type {};
 template <class F> struct family_maps<F, std::void_t<decltype(F::maps)>> : std::bool_constant<F::maps> {};
 

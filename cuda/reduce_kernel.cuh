@@ -279,6 +279,9 @@ template <class Op, class = void> struct op_inputs : std::integral_constant<int,
 template <class Op> struct op_inputs<Op, std::void_t<decltype(Op::nin)>> : std::integral_constant<int, Op::nin> {};
 template <class Op, class = void> struct op_maps : std::false_type {};
 template <class Op> struct op_maps<Op, std::void_t<decltype(Op::maps)>> : std::bool_constant<Op::maps> {};
+template <class Op, class = void> struct op_maps_pairs : std::false_type {};
+template <class Op>
+struct op_maps_pairs<Op, std::void_t<decltype(Op::maps_pairs)>> : std::bool_constant<Op::maps_pairs> {};
 
 // Whether an Op folds a chunk of elements into one accumulator at once (Op::reduces_chunk;
 // the dynamic tier does not). Such an Op ignores the elements' indices.
@@ -355,6 +358,21 @@ struct Reducer {
         for (int q = 0; q < NIN; q++) x[q] = v[q].v[i];
         return ldn(x);
     }
+    // Elements i and i + 1 of one vector load per input (i even): a packed pair at once where
+    // the Op maps them so (op_maps_pairs), else each alone; the same values either way.
+    template <class V>
+    __device__ __forceinline__ void ldv2(const V (&v)[NIN], int i, val_t &lo, val_t &hi) const {
+        if constexpr (op_maps_pairs<Op>::value) {
+            static_assert(sizeof(scalar_t) == 2 && alignof(V) >= 4, "a pair is one aligned word");
+            uint32_t w[NIN];
+#pragma unroll
+            for (int q = 0; q < NIN; q++) memcpy(&w[q], &v[q].v[i], sizeof(uint32_t));
+            Op::load_pair(w, lo, hi);
+        } else {
+            lo = ldv(v, i);
+            hi = ldv(v, i + 1);
+        }
+    }
     // Element i of each input's row; an input in `splat` holds one element a row (its element 0).
     __device__ __forceinline__ val_t ldi(const scalar_t *const (&d)[NIN], uint32_t i, uint32_t splat = 0u) const {
         scalar_t x[NIN];
@@ -370,11 +388,21 @@ struct Reducer {
         return Op::reduce(a, x, (int64_t)k + p.index_base, p.op_param);
     }
     // Elements i0, i0 + 1, ... of one vector load into N accumulators, element i0 + k into
-    // acc[k] (k0 + k * dk: its reduced index).
+    // acc[k] (k0 + k * dk: its reduced index); i0 is a multiple of N.
     template <int N, class V>
     __device__ __forceinline__ void red_n(acc_t (&acc)[N], const V (&v)[NIN], int i0, uint32_t k0, uint32_t dk) const {
+        if constexpr (N % 2 == 0) {
 #pragma unroll
-        for (int k = 0; k < N; k++) acc[k] = red(acc[k], ldv(v, i0 + k), k0 + k * dk);
+            for (int k = 0; k < N; k += 2) {
+                val_t lo, hi;
+                ldv2(v, i0 + k, lo, hi);
+                acc[k] = red(acc[k], lo, k0 + k * dk);
+                acc[k + 1] = red(acc[k + 1], hi, k0 + (k + 1) * dk);
+            }
+        } else {
+#pragma unroll
+            for (int k = 0; k < N; k++) acc[k] = red(acc[k], ldv(v, i0 + k), k0 + k * dk);
+        }
     }
     // One vector load of the row path: element i into acc[i % NACC], its reduced index k0 + i;
     // an Op that folds chunks takes the whole vector into acc[0] (the others stay empty).
@@ -1121,7 +1149,11 @@ struct Reducer {
                 for (int r = 0; r < R; r++)
                     if (TT_ROW_OK(r))
 #pragma unroll
-                        for (int i = 0; i < IN_VEC; i++) acc[r] = red(acc[r], ldv(v[r], i), u * IN_VEC + i);
+                        for (int i = 0; i < IN_VEC; i += 2) {
+                            val_t lo, hi;
+                            ldv2(v[r], i, lo, hi);
+                            acc[r] = red(red(acc[r], lo, u * IN_VEC + i), hi, u * IN_VEC + i + 1);
+                        }
             }
         } else {
             for (uint32_t u = tx; u < n; u += lanes) {
@@ -1514,13 +1546,23 @@ __global__ void __launch_bounds__(512, 4) lean_rows_kernel(const __grid_constant
 // The lean plan's rows of two inputs of 4-byte values that do not start alike (cfg.elem_inputs):
 // the element-read input's loop needs 40 registers (under 32 it spilled), so 3 CTAs of 512
 // share an SM, against the general kernel's 48-register cap.
+// 16-bit ones (TENSOR_REDUCE_ELEM_LEAN_KERNEL) take the general kernel's plan and round here: two
+// lean rounds of one vector.
 template <class Op>
 struct lean_elem_fits
     : std::bool_constant<lean_rows_fits<Op>::value && op_inputs<Op>::value == 2 && TENSOR_REDUCE_ELEM_ROWS &&
-                         TENSOR_REDUCE_LEAN_ELEM_FIT((int)sizeof(typename Op::scalar_t))> {};
+                         (TENSOR_REDUCE_LEAN_ELEM_FIT((int)sizeof(typename Op::scalar_t)) ||
+                          TENSOR_REDUCE_ELEM_LEAN_KERNEL((int)sizeof(typename Op::scalar_t)))> {};
 template <class Op>
 __global__ void __launch_bounds__(512, 3) lean_elem_kernel(const __grid_constant__ tensor_cuda_reduce_plan plan) {
-    if constexpr (lean_elem_fits<Op>::value) Reducer<Op, 1, 1, true>(plan).lean_rows_run();
+    if constexpr (lean_elem_fits<Op>::value) {
+        constexpr int S = (int)sizeof(typename Op::scalar_t);
+        constexpr int L = TENSOR_REDUCE_ELEM_LEAN_KERNEL(S) ? 2 : 1;
+        static_assert(!TENSOR_REDUCE_ELEM_LEAN_KERNEL(S) ||
+                          L * TENSOR_REDUCE_LEAN_ROW_UNROLL(2, false, 16 / S) == TENSOR_REDUCE_ELEM_ROW_UNROLL(S),
+                      "the general plan's round");
+        Reducer<Op, 1, L, true>(plan).lean_rows_run();
+    }
 }
 
 // Inputs of two layouts in tiles (cfg.rvec_tiles, the Ops TENSOR_REDUCE_RTILES_FIT admits): a
