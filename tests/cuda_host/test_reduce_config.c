@@ -906,6 +906,7 @@ static void test_elem_inputs(void **state) {
                     tensor_reduce_config f;
                     assert_int_equal(tensor_reduce_config_make(it, &h100, &few, &f), TENSOR_OK);
                     assert_true(f.elem_inputs != 0 && f.dense_rows);
+                    assert_false(f.lean_rows); /* traits under 512 threads keep the general kernel */
                     if (f.num_threads > lim[m]) fail_msg("case %zu: %d threads over %d", k, (int)f.num_threads, lim[m]);
                     assert_int_equal(f.num_threads % 32, 0);
                 }
@@ -953,6 +954,11 @@ static void test_lean_fit_rules(void **state) {
     assert_false(TENSOR_REDUCE_LEAN_ELEM_FIT(2));
     assert_false(TENSOR_REDUCE_LEAN_ELEM_FIT(1));
     assert_false(TENSOR_REDUCE_LEAN_ELEM_FIT(8));
+    /* 16-bit element-read rows: the general plan on the element-read kernel */
+    assert_true(TENSOR_REDUCE_ELEM_LEAN_KERNEL(2));
+    assert_false(TENSOR_REDUCE_ELEM_LEAN_KERNEL(1));
+    assert_false(TENSOR_REDUCE_ELEM_LEAN_KERNEL(4));
+    assert_false(TENSOR_REDUCE_ELEM_LEAN_KERNEL(8));
 }
 
 /* An outer reduction of two inputs whose outputs fill few CTAs ([256, 65536] over dim 0, the
