@@ -166,7 +166,9 @@ typedef struct tensor_reduce_config {
     /* Dense rows where each warp folds one row (block {32, H}: H rows a CTA): no shared memory
      * and no barrier, a shuffle tree per warp. */
     bool warp_rows;
-    /* Dense rows (CTA rows) run by the lean rows kernel (traits.lean_rows). */
+    /* Dense rows (CTA rows) run by a lean rows kernel (traits.lean_rows): lean_rows_kernel, or
+     * for rows with an element-read input lean_elem_kernel (the lean plan for 4-byte values, the
+     * general plan for 16-bit ones: TENSOR_REDUCE_ELEM_LEAN_KERNEL). */
     bool lean_rows;
     /* The lean kernel's wide round (traits.lean_rows == 2: 16-bit inputs, aligned rows): twice
      * TENSOR_REDUCE_LEAN_ROW_UNROLL vectors of each input a round. */

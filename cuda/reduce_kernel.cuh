@@ -358,20 +358,17 @@ struct Reducer {
         for (int q = 0; q < NIN; q++) x[q] = v[q].v[i];
         return ldn(x);
     }
-    // Elements i and i + 1 of one vector load per input (i even): a packed pair at once where
-    // the Op maps them so (op_maps_pairs), else each alone; the same values either way.
+    // Elements i and i + 1 of one vector load per input (i even) at once, for an Op that maps a
+    // packed pair (op_maps_pairs): the same values as ldv of each. Only such Ops take the loops
+    // that call it, so the others' code is what it was.
     template <class V>
     __device__ __forceinline__ void ldv2(const V (&v)[NIN], int i, val_t &lo, val_t &hi) const {
-        if constexpr (op_maps_pairs<Op>::value) {
-            static_assert(sizeof(scalar_t) == 2 && alignof(V) >= 4, "a pair is one aligned word");
-            uint32_t w[NIN];
+        static_assert(op_maps_pairs<Op>::value && sizeof(scalar_t) == 2 && alignof(V) >= 4,
+                      "a pair is one aligned word of an Op that maps pairs");
+        uint32_t w[NIN];
 #pragma unroll
-            for (int q = 0; q < NIN; q++) memcpy(&w[q], &v[q].v[i], sizeof(uint32_t));
-            Op::load_pair(w, lo, hi);
-        } else {
-            lo = ldv(v, i);
-            hi = ldv(v, i + 1);
-        }
+        for (int q = 0; q < NIN; q++) memcpy(&w[q], &v[q].v[i], sizeof(uint32_t));
+        Op::load_pair(w, lo, hi);
     }
     // Element i of each input's row; an input in `splat` holds one element a row (its element 0).
     __device__ __forceinline__ val_t ldi(const scalar_t *const (&d)[NIN], uint32_t i, uint32_t splat = 0u) const {
@@ -391,7 +388,7 @@ struct Reducer {
     // acc[k] (k0 + k * dk: its reduced index); i0 is a multiple of N.
     template <int N, class V>
     __device__ __forceinline__ void red_n(acc_t (&acc)[N], const V (&v)[NIN], int i0, uint32_t k0, uint32_t dk) const {
-        if constexpr (N % 2 == 0) {
+        if constexpr (N % 2 == 0 && op_maps_pairs<Op>::value) {
 #pragma unroll
             for (int k = 0; k < N; k += 2) {
                 val_t lo, hi;
@@ -1148,11 +1145,16 @@ struct Reducer {
 #pragma unroll
                 for (int r = 0; r < R; r++)
                     if (TT_ROW_OK(r))
+                        if constexpr (op_maps_pairs<Op>::value) {
 #pragma unroll
-                        for (int i = 0; i < IN_VEC; i += 2) {
-                            val_t lo, hi;
-                            ldv2(v[r], i, lo, hi);
-                            acc[r] = red(red(acc[r], lo, u * IN_VEC + i), hi, u * IN_VEC + i + 1);
+                            for (int i = 0; i < IN_VEC; i += 2) {
+                                val_t lo, hi;
+                                ldv2(v[r], i, lo, hi);
+                                acc[r] = red(red(acc[r], lo, u * IN_VEC + i), hi, u * IN_VEC + i + 1);
+                            }
+                        } else {
+#pragma unroll
+                            for (int i = 0; i < IN_VEC; i++) acc[r] = red(acc[r], ldv(v[r], i), u * IN_VEC + i);
                         }
             }
         } else {

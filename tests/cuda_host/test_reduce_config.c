@@ -834,8 +834,9 @@ static void test_lean_rows(void **state) {
  * other read element by element within them (elem_inputs): the broadcast one when there is one
  * (a float16 row of 5001 beside a's rows, in either order), else input 1 (rows shifted by an
  * element, a 1-D dot of shifted vectors, which takes the flat plan); CTA rows of 4-byte values
- * on the lean plan (its element-read kernel) up to its longest, the others on the general
- * kernel's whole warps; never the wide round, and no aligned rows. One input, or congruent rows,
+ * on the lean plan (its element-read kernel) up to its longest, the others with the general
+ * kernel's whole warps, 16-bit ones on the element-read kernel; never the wide round, and no
+ * aligned rows. One input, or congruent rows,
  * never; nor a kernel set without the path
  * (run-time compiled ones: traits elem_rows 0), whose such rows are read element by element. */
 static void test_elem_inputs(void **state) {
@@ -912,6 +913,14 @@ static void test_elem_inputs(void **state) {
                 }
             }
             assert_int_equal(tensor_reduce_config_row_vectors(&c, it), 0);
+            /* a kernel set without the lean kernels keeps the general one, with the same plan */
+            tensor_reduce_kernel_traits plain = *plan2_traits;
+            plain.lean_rows = 0;
+            tensor_reduce_config g;
+            assert_int_equal(tensor_reduce_config_make(it, &h100, &plain, &g), TENSOR_OK);
+            assert_int_equal(g.elem_inputs, cases[k].elem);
+            assert_false(g.lean_rows);
+            if (e16) assert_int_equal(g.num_threads, c.num_threads);
             tensor_reduce_kernel_traits none = *plan2_traits;
             none.elem_rows = 0;
             tensor_reduce_config e;
@@ -937,7 +946,8 @@ static void test_elem_inputs(void **state) {
  * built-ins and run-time compiled sets) and the element-read one (TENSOR_REDUCE_LEAN_ELEM_FIT):
  * several inputs; 4-byte accumulators; 8-byte ones with 16-bit inputs, or with 1- and 4-byte
  * inputs when the Op folds a vector into one accumulator (the integer dots), never 8-byte
- * inputs; element-read rows of 4-byte values only. */
+ * inputs; element-read rows of 4-byte values (the lean plan) and 16-bit ones (the general
+ * plan) only. */
 static void test_lean_fit_rules(void **state) {
     (void)state;
     assert_false(TENSOR_REDUCE_LEAN_ROWS_FIT(1, 4, 4, 0));
