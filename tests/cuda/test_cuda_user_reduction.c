@@ -494,6 +494,77 @@ static void test_vecdot_16bit_products(void **state) {
     }
 }
 
+/* Whether two 16-bit results are the same bits, any NaN matching any NaN. */
+static bool same16(uint16_t x, uint16_t y, tensor_dtype dt) {
+    const uint16_t e = dt == TENSOR_FLOAT16 ? 0x7c00 : 0x7f80, m = dt == TENSOR_FLOAT16 ? 0x03ff : 0x007f;
+    const bool nx = (x & e) == e && (x & m) != 0, ny = (y & e) == e && (y & m) != 0;
+    return nx == ny && (nx || x == y);
+}
+
+/* The rounded 16-bit product through each row loop, which takes two neighbouring elements of
+ * each input at once: rows of `len` whose one nonzero pair (a pattern of a times a value of b)
+ * sits at position r % len, every other element +0, so each row's dot is that one rounded
+ * product whatever the order of the adds. Against the product alone (vecdot over a dim of one,
+ * bit for bit against the CPU in test_vecdot_16bit_products), on the CPU and on CUDA. Rows of
+ * 8 (the short-rows kernel), of 1024 (lean rows), and of 1024 with a starting one element into
+ * its buffer (the element-read kernel); every element position of a vector, low and high half
+ * of each word. */
+static void test_vecdot_16bit_products_rows(void **state) {
+    (void)state;
+    const tensor_dtype dts[] = {TENSOR_FLOAT16, TENSOR_BFLOAT16};
+    const uint16_t others[] = {0x8000, 0x0001, 0x3c00, 0xbc00, 0x3555, 0x7bff, 0x7c00, 0x5640, 0x1234,
+                               0x8765, 0x0080, 0x3f80, 0x7f7f, 0xc2f7};
+    const int64_t m = (int64_t)(sizeof others / sizeof others[0]);
+    const struct {
+        int64_t len, patterns; /* patterns of a: every one, or one in 64 with its low bits moving */
+        int shift;             /* 1: a starts one element into its buffer */
+    } forms[] = {{8, 65536, 0}, {1024, 1024, 0}, {1024, 1024, 1}};
+    for (size_t k = 0; k < 2; k++)
+        for (size_t f = 0; f < sizeof forms / sizeof forms[0]; f++) {
+            const int64_t len = forms[f].len, np = forms[f].patterns, rows = np * m, sh = forms[f].shift;
+            const int64_t sa[2] = {rows, len + sh}, sb[2] = {rows, len}, s1[2] = {rows, 1};
+            tensor_t *ca = tensor_empty(2, sa, dts[k], tensor_cpu()), *cb = tensor_empty(2, sb, dts[k], tensor_cpu());
+            tensor_t *a1 = tensor_empty(2, s1, dts[k], tensor_cpu()), *b1 = tensor_empty(2, s1, dts[k], tensor_cpu());
+            assert_true(ca != NULL && cb != NULL && a1 != NULL && b1 != NULL);
+            uint16_t *pa = tensor_data(ca), *pb = tensor_data(cb), *qa = tensor_data(a1), *qb = tensor_data(b1);
+            memset(pa, 0, (size_t)(rows * (len + sh)) * 2);
+            memset(pb, 0, (size_t)(rows * len) * 2);
+            for (int64_t r = 0; r < rows; r++) {
+                const int64_t i = r % np, j = r / np, at = r % len;
+                const int64_t step = 65536 / np;
+                qa[r] = (uint16_t)(i * step + (i + j) % step);
+                qb[r] = others[j];
+                pa[r * (len + sh) + sh + at] = qa[r];
+                pb[r * len + at] = qb[r];
+            }
+            tensor_t *want = tensor_vecdot(a1, b1, 1);
+            assert_non_null(want);
+            pair_t a = pair_of(ca), b = pair_of(cb);
+            if (sh) a = pair_narrow(a, 1, 1, len);
+            tensor_t *c = tensor_vecdot(a.c, b.c, 1), *g = tensor_vecdot(a.g, b.g, 1);
+            assert_non_null(c);
+            if (g == NULL) fail_msg("CUDA vecdot: %s", tensor_last_error());
+            tensor_t *gc = tensor_to_device(g, tensor_cpu());
+            assert_non_null(gc);
+            const uint16_t *rw = tensor_data(want), *rc = tensor_data(c), *rg = tensor_data(gc);
+            for (int64_t r = 0; r < rows; r++) {
+                if (!same16(rw[r], rc[r], dts[k]) || !same16(rw[r], rg[r], dts[k]))
+                    fail_msg("%s, rows of %lld%s, row %lld: 0x%04x * 0x%04x at %lld: product 0x%04x, CPU 0x%04x, "
+                             "CUDA 0x%04x",
+                             tensor_dtype_name(dts[k]), (long long)len, sh ? ", a shifted" : "", (long long)r, qa[r],
+                             qb[r], (long long)(r % len), rw[r], rc[r], rg[r]);
+            }
+            tensor_release(want);
+            tensor_release(c);
+            tensor_release(g);
+            tensor_release(gc);
+            pair_release(a);
+            pair_release(b);
+            tensor_release(a1);
+            tensor_release(b1);
+        }
+}
+
 /* Iterators past 32-bit offsets run in pieces: the test lowers the limit so that small
  * tensors take that path. */
 static void test_vecdot_split(void **state) {
@@ -879,6 +950,7 @@ static const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_vecdot_tiles),
     cmocka_unit_test(test_vecdot_dtypes),
     cmocka_unit_test(test_vecdot_16bit_products),
+    cmocka_unit_test(test_vecdot_16bit_products_rows),
     cmocka_unit_test(test_vecdot_split),
     cmocka_unit_test(test_vecdot_errors),
     cmocka_unit_test(test_user_reduction_refuses_cuda),
