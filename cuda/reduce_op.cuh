@@ -76,10 +76,10 @@ struct Op {
         }
     }
     // Elements i and i + 1 of each input at once, from the word that holds them (w[q]): the
-    // same values as load_n of each (family_maps_stored_pairs).
+    // same values as load_n of each (family_maps_stored_pairs). Called only where maps_pairs.
     static constexpr bool maps_pairs = nin == 2 && sizeof(In) == 2 && family_maps_stored_pairs<F, In>::value;
     static __device__ __forceinline__ void load_pair(const uint32_t (&w)[nin], val_t &lo, val_t &hi) {
-        if constexpr (maps_pairs) F::template map_stored_pair<In>(w, lo, hi);
+        F::template map_stored_pair<In>(w, lo, hi);
     }
     static __device__ __forceinline__ acc_t identity() { return F::identity(); }
     static __device__ __forceinline__ acc_t reduce(acc_t a, val_t x, int64_t i, double prm) {

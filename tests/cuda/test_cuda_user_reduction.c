@@ -449,6 +449,13 @@ static void test_vecdot_tiles(void **state) {
 #endif
 }
 
+/* Whether two 16-bit results are the same bits, any NaN matching any NaN. */
+static bool same16(uint16_t x, uint16_t y, tensor_dtype dt) {
+    const uint16_t e = dt == TENSOR_FLOAT16 ? 0x7c00 : 0x7f80, m = dt == TENSOR_FLOAT16 ? 0x03ff : 0x007f;
+    const bool nx = (x & e) == e && (x & m) != 0, ny = (y & e) == e && (y & m) != 0;
+    return nx == ny && (nx || x == y);
+}
+
 /* The rounded 16-bit product alone (vecdot over a dim of length 1), bit for bit against the
  * CPU's for every float16 / bfloat16 pattern times a spread of others (subnormals, infinities,
  * NaN, signed zeros, overflow): the kernel multiplies the stored values with one 16-bit
@@ -477,12 +484,8 @@ static void test_vecdot_16bit_products(void **state) {
         tensor_t *gc = tensor_to_device(g, tensor_cpu());
         assert_non_null(gc);
         const uint16_t *rc = tensor_data(c), *rg = tensor_data(gc);
-        const uint16_t exp_mask = dts[k] == TENSOR_FLOAT16 ? 0x7c00 : 0x7f80;
-        const uint16_t man_mask = dts[k] == TENSOR_FLOAT16 ? 0x03ff : 0x007f;
         for (int64_t i = 0; i < n * m; i++) {
-            const bool nan_c = (rc[i] & exp_mask) == exp_mask && (rc[i] & man_mask) != 0;
-            const bool nan_g = (rg[i] & exp_mask) == exp_mask && (rg[i] & man_mask) != 0;
-            if (nan_c != nan_g || (!nan_c && rc[i] != rg[i]))
+            if (!same16(rc[i], rg[i], dts[k]))
                 fail_msg("%s: 0x%04x * 0x%04x: CPU 0x%04x, CUDA 0x%04x", tensor_dtype_name(dts[k]), pa[i], pb[i],
                          rc[i], rg[i]);
         }
@@ -492,13 +495,6 @@ static void test_vecdot_16bit_products(void **state) {
         pair_release(a);
         pair_release(b);
     }
-}
-
-/* Whether two 16-bit results are the same bits, any NaN matching any NaN. */
-static bool same16(uint16_t x, uint16_t y, tensor_dtype dt) {
-    const uint16_t e = dt == TENSOR_FLOAT16 ? 0x7c00 : 0x7f80, m = dt == TENSOR_FLOAT16 ? 0x03ff : 0x007f;
-    const bool nx = (x & e) == e && (x & m) != 0, ny = (y & e) == e && (y & m) != 0;
-    return nx == ny && (nx || x == y);
 }
 
 /* The rounded 16-bit product through each row loop, which takes two neighbouring elements of

@@ -836,8 +836,7 @@ static void test_lean_rows(void **state) {
  * element, a 1-D dot of shifted vectors, which takes the flat plan); CTA rows of 4-byte values
  * on the lean plan (its element-read kernel) up to its longest, the others with the general
  * kernel's whole warps, 16-bit ones on the element-read kernel; never the wide round, and no
- * aligned rows. One input, or congruent rows,
- * never; nor a kernel set without the path
+ * aligned rows. One input, or congruent rows, never; nor a kernel set without the path
  * (run-time compiled ones: traits elem_rows 0), whose such rows are read element by element. */
 static void test_elem_inputs(void **state) {
     (void)state;
