@@ -112,7 +112,7 @@ __device__ __forceinline__ float block_sum(float v, float *sh) {
 template <int S>
 __device__ __forceinline__ float row_part(const elem_t *ar, const uint4 *A, const uint4 *B, int nv,
                                           unsigned long long pa, unsigned long long pb) {
-    constexpr int NEED = S == 0 ? 0 : (S + EPW - 1) / EPW;  // words taken from the next vector
+    [[maybe_unused]] constexpr int NEED = S == 0 ? 0 : (S + EPW - 1) / EPW;  // words from the next vector
     const int lane = threadIdx.x & 31;
     float acc0 = 0.f, acc1 = 0.f, acc2 = 0.f, acc3 = 0.f;
     const uint4 zero = make_uint4(0u, 0u, 0u, 0u);
@@ -272,6 +272,8 @@ def main():
         dts, R, N, layout = CASE_LIST[case]
         dt = getattr(torch, dts)
         bf16 = int(dt == torch.bfloat16)
+        if layout != "bcast" and N * (2 if bf16 else 4) % 16 != 0:
+            sys.exit(f"shift_probe: {case}: b's rows must start on 16-byte boundaries (the kernel reads them as vectors)")
         a, b = make_case(dev, dt, R, N, layout)
         # the library's products: rounded to the inputs' type, then added in float64 here
         ref = (a * b).double().sum(1)
