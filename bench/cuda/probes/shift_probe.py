@@ -29,6 +29,9 @@ import torch
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 import timing  # noqa: E402
 
+import cuda_snippets  # noqa: E402 (beside this file)
+import vecdot_probe  # noqa: E402 (beside this file: its timing against torch.compile)
+
 SRC = r"""
 #define MODE_ELEM 0
 #define MODE_SHFL 1
@@ -41,13 +44,7 @@ typedef float elem_t;
 // elements a 16-byte vector and a 32-bit word hold
 #define VEC (16 / (int)sizeof(elem_t))
 #define EPW (4 / (int)sizeof(elem_t))
-__device__ __forceinline__ unsigned long long pol(bool last) {
-    unsigned long long p;
-    if (last) asm("createpolicy.fractional.L2::evict_last.b64 %0, 1.0;" : "=l"(p));
-    else asm("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;" : "=l"(p));
-    return p;
-}
-__device__ __forceinline__ uint4 ldv(const uint4 *p, unsigned long long pl) {
+"""+ cuda_snippets.L2_POLICY + r"""__device__ __forceinline__ uint4 ldv(const uint4 *p, unsigned long long pl) {
     uint4 v;
     asm("ld.global.L1::evict_first.L2::cache_hint.v4.u32 {%0, %1, %2, %3}, [%4], %5;"
         : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w) : "l"(p), "l"(pl));
@@ -96,18 +93,7 @@ __device__ __forceinline__ uint4 funnel(const uint4 v, const uint4 w) {
     for (int j = 0; j < 4; j++) r[j] = ODD ? __byte_perm(c[j + Q], c[j + Q + 1], 0x5432) : c[j + Q];
     return make_uint4(r[0], r[1], r[2], r[3]);
 }
-__device__ __forceinline__ float block_sum(float v, float *sh) {
-    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-    for (int off = 16; off > 0; off >>= 1) v += __shfl_down_sync(0xffffffffu, v, off);
-    if (lane == 0) sh[warp] = v;
-    __syncthreads();
-    if (warp == 0) {
-        v = lane < P_T / 32 ? sh[lane] : 0.f;
-        for (int off = 16; off > 0; off >>= 1) v += __shfl_down_sync(0xffffffffu, v, off);
-    }
-    return v;
-}
-// A thread's share of the row's nv whole vectors, a's row starting S elements past the 16-byte
+"""+ cuda_snippets.BLOCK_SUM_SHFL + r"""// A thread's share of the row's nv whole vectors, a's row starting S elements past the 16-byte
 // boundary A (ar = A + S elements).
 template <int S>
 __device__ __forceinline__ float row_part(const elem_t *ar, const uint4 *A, const uint4 *B, int nv,
@@ -294,25 +280,7 @@ def main():
             err = ((out.double() - ref).abs().max() / scale).item()
             fns.append((f, None))
             labels.append(f"{nm} (err {err:.1e}{' BAD' if not err <= 1e-5 else ''})")
-        torch._dynamo.reset()
-        comp = torch.compile(lambda x, y: (x * y).sum(1), dynamic=False)
-        comp(a, b)
-        fns.append((lambda: comp(a, b), None))
-        labels.append("torch.compile")
-        if lib is not None:
-            import tt_ctypes
-            va, vb = tt_ctypes.view_of(lib, a), tt_ctypes.view_of(lib, b)
-            fns.append((lambda: lib.tensor_vecdot(va, vb, 1), lib.tensor_release))
-            labels.append("tensor_vecdot")
-        for rnd in range(int(os.environ.get("ROUNDS", 2))):
-            ms = timing.alternate(timer, fns, reps, warm=True)
-            anchor = ms[labels.index("torch.compile")]
-            for lab, t in zip(labels, ms):
-                print(f"{case} round {rnd}: {lab:40s} {t * 1000:8.2f} us  vs compile {anchor / t:5.3f}x", flush=True)
-                results.setdefault(case, {}).setdefault(lab, []).append(t)
-        if lib is not None:
-            lib.tensor_release(va)
-            lib.tensor_release(vb)
+        vecdot_probe.time_against_compile(timer, fns, labels, a, b, lib, case, reps, results, 40, warm=True)
     json.dump(results, open(os.path.join(out_dir, "shift_probe.json"), "w"), indent=1)
 
 

@@ -39,6 +39,8 @@ import torch
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 import timing  # noqa: E402
 
+import cuda_snippets  # noqa: E402 (beside this file)
+
 SRC = r"""
 #ifndef P_SETUP
 #define P_SETUP 0
@@ -63,13 +65,7 @@ SRC = r"""
 // P_CHAIN dependent reads of a constant table before the first load: the table says whether
 // they fall in one 64-byte line or each in its own (set from the host)
 __constant__ int ctab[1024];
-__device__ __forceinline__ unsigned long long pol(bool last) {
-    unsigned long long p;
-    if (last) asm("createpolicy.fractional.L2::evict_last.b64 %0, 1.0;" : "=l"(p));
-    else asm("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;" : "=l"(p));
-    return p;
-}
-__device__ __forceinline__ float4 ld(const float4 *ptr, unsigned long long p) {
+"""+ cuda_snippets.L2_POLICY + r"""__device__ __forceinline__ float4 ld(const float4 *ptr, unsigned long long p) {
 #if P_HINT
     float4 v;
     asm("ld.global.L1::evict_first.L2::cache_hint.v4.f32 {%0, %1, %2, %3}, [%4], %5;"
@@ -79,9 +75,9 @@ __device__ __forceinline__ float4 ld(const float4 *ptr, unsigned long long p) {
     return *ptr;
 #endif
 }
-__device__ __forceinline__ float block_sum(float v, float *sh) {
-    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
 #if P_RED == 0
+__device__ __forceinline__ float block_sum(float v, float *sh) {
+    const int warp = threadIdx.x >> 5;
     // warps as y: a tree over warps in shared memory, two barriers a level, then the lanes
     sh[threadIdx.x] = v;
     for (int off = (P_T / 32) / 2; off > 0; off >>= 1) {
@@ -92,17 +88,9 @@ __device__ __forceinline__ float block_sum(float v, float *sh) {
     }
     for (int off = 1; off < 32; off <<= 1) v += __shfl_down_sync(0xffffffffu, v, off);
     return v;
-#else
-    for (int off = 16; off > 0; off >>= 1) v += __shfl_down_sync(0xffffffffu, v, off);
-    if (lane == 0) sh[warp] = v;
-    __syncthreads();
-    if (warp == 0) {
-        v = lane < P_T / 32 ? sh[lane] : 0.f;
-        for (int off = 16; off > 0; off >>= 1) v += __shfl_down_sync(0xffffffffu, v, off);
-    }
-    return v;
-#endif
 }
+#else
+"""+ cuda_snippets.BLOCK_SUM_SHFL + r"""#endif
 // One round of the row at p: P_L vectors, thread t's at t, t + P_T, ...
 __device__ __forceinline__ void load_round(float4 (&v)[P_L], const float *p, unsigned long long pol) {
     const float4 *P = reinterpret_cast<const float4 *>(p);
@@ -443,10 +431,11 @@ VARIANTS = {
 }
 
 
-def time_against_compile(timer, fns, labels, a, b, lib, tag, reps, results, width):
+def time_against_compile(timer, fns, labels, a, b, lib, tag, reps, results, width, warm=False):
     """Adds torch.compile of sum(a * b) over dim 1 (and the library's tensor_vecdot when lib is
-    loaded) to fns and labels, then times them all in ROUNDS rounds (timing.alternate), printing
-    each against torch.compile and appending the milliseconds to results[tag][label]."""
+    loaded) to fns and labels, then times them all in ROUNDS rounds (timing.alternate; warm: each
+    timed call after an untimed one of its own), printing each against torch.compile and
+    appending the milliseconds to results[tag][label]."""
     torch._dynamo.reset()
     comp = torch.compile(lambda x, y: (x * y).sum(1), dynamic=False)
     comp(a, b)
@@ -458,11 +447,14 @@ def time_against_compile(timer, fns, labels, a, b, lib, tag, reps, results, widt
         fns.append((lambda: lib.tensor_vecdot(va, vb, 1), lib.tensor_release))
         labels.append("tensor_vecdot")
     for rnd in range(int(os.environ.get("ROUNDS", 2))):
-        ms = timing.alternate(timer, fns, reps)
+        ms = timing.alternate(timer, fns, reps, warm=warm)
         anchor = ms[labels.index("torch.compile")]
         for lab, t in zip(labels, ms):
             print(f"{tag} round {rnd}: {lab:{width}s} {t * 1000:8.2f} us  vs compile {anchor / t:5.3f}x", flush=True)
             results.setdefault(tag, {}).setdefault(lab, []).append(t)
+    if lib is not None:
+        lib.tensor_release(va)
+        lib.tensor_release(vb)
 
 
 def main():
