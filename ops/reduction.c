@@ -914,6 +914,13 @@ tensor_t *tensor_vecdot(const tensor_t *a, const tensor_t *b, int dim) {
                                  "instead",
                                  func, tensor_dtype_name(a->dtype), tensor_dtype_name(b->dtype));
     const tensor_dtype d = a->dtype;
+    /* As PyTorch, whose a * b has no float8 form and whose linalg.vecdot takes no bool; the
+     * CUDA kernels have neither, and the CPU's would otherwise give them sum's result types. */
+    if (d == TENSOR_BOOL || d == TENSOR_FLOAT8_E4M3FN || d == TENSOR_FLOAT8_E5M2)
+        return tensor_error_null(TENSOR_ERR_DTYPE,
+                                 "%s: argument 'a' has dtype %s; vecdot takes uint8, int8, int16, int32, int64, "
+                                 "float16, bfloat16, float32 or float64",
+                                 func, tensor_dtype_name(d));
     /* Products that need no rounding (float32, float64, int64) take the kit's fold; the others
      * round each product: their own fold and fold_columns, no fold_stored for the 16-bit floats
      * and one for the narrower integers, which reads them as they are stored (int_stored). */

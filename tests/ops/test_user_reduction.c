@@ -947,6 +947,17 @@ static void test_vecdot(void **state) {
     assert_null(tensor_vecdot(a, b, 2));
     assert_int_equal(tensor_last_status(), TENSOR_ERR_INDEX);
     assert_null(tensor_vecdot(NULL, b, 0));
+    /* bool and float8: refused, the message naming the function, the argument and the dtype */
+    const tensor_dtype refused[] = {TENSOR_BOOL, TENSOR_FLOAT8_E4M3FN, TENSOR_FLOAT8_E5M2};
+    for (size_t k = 0; k < sizeof refused / sizeof refused[0]; k++) {
+        tensor_t *r = tensor_to_dtype(b, refused[k]);
+        assert_non_null(r);
+        assert_null(tensor_vecdot(r, r, 0));
+        assert_int_equal(tensor_last_status(), TENSOR_ERR_DTYPE);
+        assert_non_null(strstr(tensor_last_error(), "tensor_vecdot: argument 'a'"));
+        assert_non_null(strstr(tensor_last_error(), tensor_dtype_name(refused[k])));
+        tensor_release(r);
+    }
     tensor_release(d);
     tensor_release(i);
     tensor_release(a);
