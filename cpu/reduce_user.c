@@ -127,9 +127,12 @@ static bool user_columns_staged(const user_ctx *c, char **data, const int64_t *s
     for (int k = 0; k < c->nin; k++)
         if (!c->plain[k] && strides[1 + k] == (int64_t)c->in_size[k] && c->in_size[k] > raw_elem) raw_elem = c->in_size[k];
     const size_t per_input = (size_t)(max_rows * width) * c->val_size;
-    char *buf = tt_malloc((size_t)c->nin * per_input + (size_t)(max_rows * width) * raw_elem);
+    /* raw after the staged values, at a multiple of 16 bytes: 4-byte values may leave their
+     * end only 4-aligned, and raw holds 8-byte elements too (int64 or float64 into floats) */
+    const size_t raw_at = ((size_t)c->nin * per_input + 15) / 16 * 16;
+    char *buf = tt_malloc(raw_at + (size_t)(max_rows * width) * raw_elem);
     if (buf == NULL) return false;
-    char *raw = raw_elem > 0 ? buf + (size_t)c->nin * per_input : NULL;
+    char *raw = raw_elem > 0 ? buf + raw_at : NULL;
     const void *rows[TENSOR_REDUCTION_MAX_INPUTS];
     int64_t row_strides[TENSOR_REDUCTION_MAX_INPUTS];
     for (int64_t t = 0; t < size0;) {
