@@ -297,7 +297,13 @@ static tensor_status reduce_core(const tensor_reduction_def *def, const builtin_
         if (st == TENSOR_OK) {
             tt_iter_config_init(&cfg, func);
             /* Inputs keep their dtypes: the kernel converts while loading. */
-            tensor_iter_config_enable(&cfg, TENSOR_ITER_REDUCTION | TENSOR_ITER_PROMOTE_INPUTS);
+            /* The promotion is decided above, on the inputs as given: the iterator sees them
+             * expanded to the broadcast shape, where a 0-d input would no longer be weak (a 0-d
+             * float8 beside float32 rows would become an error PyTorch does not raise). So it
+             * takes inputs of several dtypes without promoting them again; its common dtype is
+             * then undefined, and the kernel converts each input to the result's value type. */
+            tensor_iter_config_enable(&cfg, TENSOR_ITER_REDUCTION);
+            tensor_iter_config_disable(&cfg, TENSOR_ITER_SAME_DTYPE);
             tensor_iter_config_add_output_dtype(&cfg, view, odt);
             for (int k = 0; k < ninputs; k++) tensor_iter_config_add_input(&cfg, exp[k]);
             st = tt_iter_build_into(&cfg, &iter);

@@ -39,6 +39,8 @@ TENSOR_REDUCTION_FNS(sum_i64, 1, int64_t, int64_t, zero_i, first_i, add_i, add_i
 TENSOR_REDUCTION_FNS(wsum_f32, 2, float, float, zero_f, mul_f, add_f, add_f, same_f)
 TENSOR_REDUCTION_FNS(wsum_f64, 2, double, double, zero_d, mul_d, add_d, add_d, same_d)
 TENSOR_REDUCTION_FNS(mean_f32, 1, float, float, zero_f, first_f, add_f, add_f, mean_f)
+static float mul3_f(const float *x) { return x[0] * x[1] * x[2]; }
+TENSOR_REDUCTION_FNS(prod3_f32, 3, float, float, zero_f, mul3_f, add_f, add_f, same_f)
 
 /* A softmax denominator: sum(exp(x - max)) with a running max and a rescaled sum. */
 typedef struct {
@@ -208,9 +210,71 @@ static void test_two_inputs_broadcast(void **state) {
     const tensor_t *nul[2] = {x, NULL};
     assert_null(tensor_reduce(r, nul, 2, NULL, 0, false, TENSOR_DTYPE_DEFAULT));
     assert_non_null(strstr(tensor_last_error(), "argument 'inputs[1]' is NULL"));
+    /* A 0-d input is weak in the promotion, as in PyTorch: a 0-d float8 weight beside float32
+     * rows gives float32 (float8 promoted with float32 would be an error), and a 0-d float64
+     * beside float32 rows does not make the result float64. */
+    const tensor_dtype weak[2] = {TENSOR_FLOAT8_E5M2, TENSOR_FLOAT64};
+    for (int k = 0; k < 2; k++) {
+        tensor_t *s = tensor_full(0, NULL, 2.0, weak[k], tensor_cpu());
+        assert_non_null(s);
+        const tensor_t *sin[2] = {x, s};
+        tensor_t *got = tensor_reduce(r, sin, 2, (int[]){1}, 1, false, TENSOR_DTYPE_DEFAULT);
+        if (got == NULL) fail_msg("0-d %s: %s", tensor_dtype_name(weak[k]), tensor_last_error());
+        assert_int_equal(tensor_get_dtype(got), TENSOR_FLOAT32);
+        tensor_t *twos = tensor_full(1, sw, 2.0, TENSOR_FLOAT32, tensor_cpu());
+        const tensor_t *win[2] = {x, twos};
+        tensor_t *want = tensor_reduce(r, win, 2, (int[]){1}, 1, false, TENSOR_DTYPE_DEFAULT);
+        expect_close(got, want, 1e-6);
+        tensor_release(want);
+        tensor_release(twos);
+        tensor_release(got);
+        tensor_release(s);
+    }
     tensor_release(bad);
     tensor_release(a);
     tensor_release(x);
+    tensor_release(w);
+    assert_int_equal(tensor_reduction_release(r), TENSOR_OK);
+}
+
+/* Columns of three inputs where the third is float64 read down its columns (a transposed
+ * view) into float values: the library stages its elements as they are, then converts them.
+ * With an odd number of rows and of columns the staged float values end 4 bytes past an 8-byte
+ * boundary; the float64 elements after them must still be 8-aligned (UBSan flagged the store). */
+static void test_staged_columns_wide_elements(void **state) {
+    (void)state;
+    tensor_reduction_def d = def1("test_prod3", prod3_f32, TENSOR_REDUCTION_DTYPE_FLOAT);
+    d.ninputs = 3;
+    tensor_reduction *r = tensor_reduction_register(&d);
+    assert_non_null(r);
+    enum { R = 7, C = 5 };
+    float xv[R * C], zv[R * C];
+    double wv[R * C]; /* element (i, j) at i + R * j: dense along the reduced dim 0 */
+    for (int i = 0; i < R * C; i++) {
+        xv[i] = (float)(i % 5 - 2);
+        zv[i] = (float)(i % 3 + 1);
+        wv[i] = (double)(i % 4 - 1);
+    }
+    const int64_t shape[2] = {R, C}, rows[2] = {C, 1}, cols[2] = {1, R};
+    tensor_t *x = tensor_from_blob(xv, 2, shape, rows, TENSOR_FLOAT32, tensor_cpu(), NULL, NULL);
+    tensor_t *z = tensor_from_blob(zv, 2, shape, rows, TENSOR_FLOAT32, tensor_cpu(), NULL, NULL);
+    tensor_t *w = tensor_from_blob(wv, 2, shape, cols, TENSOR_FLOAT64, tensor_cpu(), NULL, NULL);
+    assert_non_null(x);
+    assert_non_null(z);
+    assert_non_null(w);
+    const tensor_t *in[3] = {x, z, w};
+    tensor_t *got = tensor_reduce(r, in, 3, (int[]){0}, 1, false, TENSOR_FLOAT32);
+    if (got == NULL) fail_msg("%s", tensor_last_error());
+    float out[C];
+    assert_int_equal(tensor_to_buffer(got, out, sizeof out), TENSOR_OK);
+    for (int j = 0; j < C; j++) {
+        float want = 0; /* small integers: exact in any order */
+        for (int i = 0; i < R; i++) want += xv[i * C + j] * zv[i * C + j] * (float)wv[i + R * j];
+        assert_true(out[j] == want);
+    }
+    tensor_release(got);
+    tensor_release(x);
+    tensor_release(z);
     tensor_release(w);
     assert_int_equal(tensor_reduction_release(r), TENSOR_OK);
 }
@@ -1390,6 +1454,7 @@ static const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_abs_sum_matches_norm1),
     cmocka_unit_test(test_integer_sum_and_rules),
     cmocka_unit_test(test_two_inputs_broadcast),
+    cmocka_unit_test(test_staged_columns_wide_elements),
     cmocka_unit_test(test_struct_accumulator_and_threads),
     cmocka_unit_test(test_kit_paths_agree),
     cmocka_unit_test(test_kit_columns_agree),
