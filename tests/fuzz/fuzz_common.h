@@ -202,4 +202,68 @@ static inline int64_t fz_bcast_offset(int nshape, const int64_t *idx, int n, con
     return off;
 }
 
+/* ---- operands: strided views of buffers of their own ---- */
+
+/* A view and the buffer under it. */
+typedef struct fz_view {
+    int nd;
+    int64_t sizes[4], strides[4];
+    unsigned char *buf;
+    const unsigned char *base; /* the view's first element */
+    tensor_t *t;
+} fz_view;
+
+/* A dim's size: mostly small, sometimes rows past the CPU's vector loops' blocks. */
+static inline int64_t fz_dim_size(fz_reader *r) {
+    static const int64_t table[16] = {0, 1, 2, 3, 4, 5, 1, 2, 7, 8, 9, 16, 17, 33, 100, 257};
+    return table[fz_below(r, 16)];
+}
+
+/* A CPU view of rank nd, right-aligned in the shape `full` of rank nfull (at most 4): each dim
+ * the full size, 1, or (rarely) another size, so that operands broadcast or not; strides 0 to
+ * 12 elements, or contiguous; an element offset of 0 to 6 (rows that start misaligned); at most
+ * 4 * max_numel elements. Values are integers in [-vmax, vmax] (uint8 [0, vmax], bool 0 or 1)
+ * from the input. False when the buffer cannot be allocated. */
+static inline bool fz_view_make(fz_reader *r, fz_view *x, int nfull, const int64_t *full, tensor_dtype dt, unsigned vmax,
+                                int64_t max_numel) {
+    x->nd = fz_below(r, 4) != 0 ? nfull : nfull - (int)fz_below(r, (unsigned)nfull + 1); /* mostly the full rank */
+    const bool contiguous = fz_below(r, 3) == 0;
+    for (int d = 0; d < x->nd; d++) {
+        const unsigned pick = fz_below(r, 16);
+        x->sizes[d] = pick < 11 ? full[d + nfull - x->nd] : pick < 15 ? 1 : fz_dim_size(r);
+    }
+    while (fz_numel(x->nd, x->sizes) > 4 * max_numel) /* its own buffer stays small */
+        for (int d = 0; d < x->nd; d++) x->sizes[d] = x->sizes[d] > 1 ? x->sizes[d] / 2 : x->sizes[d];
+    int64_t st = 1;
+    for (int d = x->nd - 1; d >= 0; d--) {
+        x->strides[d] = contiguous ? st : (int64_t)fz_below(r, 13);
+        st *= x->sizes[d] > 0 ? x->sizes[d] : 1;
+    }
+    const int64_t offset = fz_below(r, 7);
+    int64_t extent = 0;
+    for (int d = 0; d < x->nd; d++) {
+        if (x->sizes[d] == 0) extent = -1;
+        if (extent >= 0 && x->sizes[d] > 0) extent += (x->sizes[d] - 1) * x->strides[d];
+    }
+    const size_t es = tensor_dtype_size(dt), nbuf = (size_t)(offset + (extent > 0 ? extent : 0) + 1);
+    x->buf = calloc(nbuf, es);
+    if (x->buf == NULL) return false;
+    for (size_t i = 0; i < nbuf; i++) {
+        const unsigned v = fz_byte(r);
+        const double d = dt == TENSOR_BOOL    ? (double)(v & 1)
+                         : dt == TENSOR_UINT8 ? (double)(v % (vmax + 1))
+                                              : (double)((int)(v % (2 * vmax + 1)) - (int)vmax);
+        tensor_dtype_store_double(dt, x->buf + i * es, d);
+    }
+    x->base = x->buf + (size_t)offset * es;
+    x->t = tensor_from_blob((void *)x->base, x->nd, x->sizes, x->strides, dt, tensor_cpu(), NULL, NULL);
+    if (x->t == NULL) fz_fail("tensor_from_blob refused a valid view");
+    return true;
+}
+
+static inline void fz_view_free(fz_view *x) {
+    tensor_release(x->t);
+    free(x->buf);
+}
+
 #endif

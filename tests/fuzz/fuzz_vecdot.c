@@ -13,63 +13,6 @@
 
 #define VD_MAX_NUMEL 4096 /* of the broadcast shape: the reference walks every element */
 
-/* One operand: its view and the buffer under it. */
-typedef struct {
-    int nd;
-    int64_t sizes[4], strides[4];
-    unsigned char *buf;
-    const unsigned char *base; /* the view's first element */
-    tensor_t *t;
-} vd_operand;
-
-/* Sizes for one dim: mostly small, sometimes rows past the vector loops' blocks. */
-static int64_t vd_size(fz_reader *r) {
-    static const int64_t table[16] = {0, 1, 2, 3, 4, 5, 1, 2, 7, 8, 9, 16, 17, 33, 100, 257};
-    return table[fz_below(r, 16)];
-}
-
-/* A view of rank nd (right-aligned in the shape `full` of rank nfull): each dim the full size,
- * 1, or (rarely) another size; strides 0 to 12 elements, or contiguous; an offset of 0 to 6
- * elements. Values in [-8, 8] (uint8 [0, 8], bool 0 or 1) from the input. */
-static bool vd_make(fz_reader *r, vd_operand *x, int nfull, const int64_t *full, tensor_dtype dt) {
-    x->nd = fz_below(r, 4) != 0 ? nfull : nfull - (int)fz_below(r, (unsigned)nfull + 1); /* mostly the full rank */
-    const bool contiguous = fz_below(r, 3) == 0;
-    for (int d = 0; d < x->nd; d++) {
-        const unsigned pick = fz_below(r, 16);
-        x->sizes[d] = pick < 11 ? full[d + nfull - x->nd] : pick < 15 ? 1 : vd_size(r);
-    }
-    while (fz_numel(x->nd, x->sizes) > 4 * VD_MAX_NUMEL) /* its own buffer stays small */
-        for (int d = 0; d < x->nd; d++) x->sizes[d] = x->sizes[d] > 1 ? x->sizes[d] / 2 : x->sizes[d];
-    int64_t st = 1;
-    for (int d = x->nd - 1; d >= 0; d--) {
-        x->strides[d] = contiguous ? st : (int64_t)fz_below(r, 13);
-        st *= x->sizes[d] > 0 ? x->sizes[d] : 1;
-    }
-    const int64_t offset = fz_below(r, 7);
-    int64_t extent = 0;
-    for (int d = 0; d < x->nd; d++) {
-        if (x->sizes[d] == 0) extent = -1;
-        if (extent >= 0 && x->sizes[d] > 0) extent += (x->sizes[d] - 1) * x->strides[d];
-    }
-    const size_t es = tensor_dtype_size(dt), nbuf = (size_t)(offset + (extent > 0 ? extent : 0) + 1);
-    x->buf = calloc(nbuf, es);
-    if (x->buf == NULL) return false;
-    for (size_t i = 0; i < nbuf; i++) {
-        const unsigned v = fz_byte(r);
-        const double d = dt == TENSOR_BOOL ? (double)(v & 1) : dt == TENSOR_UINT8 ? (double)(v % 9) : (double)((int)(v % 17) - 8);
-        tensor_dtype_store_double(dt, x->buf + i * es, d);
-    }
-    x->base = x->buf + (size_t)offset * es;
-    x->t = tensor_from_blob((void *)x->base, x->nd, x->sizes, x->strides, dt, tensor_cpu(), NULL, NULL);
-    if (x->t == NULL) fz_fail("tensor_from_blob refused a valid view");
-    return true;
-}
-
-static void vd_free(vd_operand *x) {
-    tensor_release(x->t);
-    free(x->buf);
-}
-
 static bool vd_refused_dtype(tensor_dtype d) {
     return d == TENSOR_BOOL || d == TENSOR_FLOAT8_E4M3FN || d == TENSOR_FLOAT8_E5M2;
 }
@@ -79,16 +22,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     /* the shape the operands are cut from (rank 1 to 4), kept under VD_MAX_NUMEL elements */
     const int nfull = 1 + (int)fz_below(&r, 4);
     int64_t full[4];
-    for (int d = 0; d < nfull; d++) full[d] = vd_size(&r);
+    for (int d = 0; d < nfull; d++) full[d] = fz_dim_size(&r);
     while (fz_numel(nfull, full) > VD_MAX_NUMEL)
         for (int d = 0; d < nfull; d++) full[d] = full[d] > 1 ? full[d] / 2 : full[d];
     const tensor_dtype da = fz_dtypes[fz_below(&r, FZ_NUM_DTYPES)];
     const tensor_dtype db = fz_below(&r, 8) == 0 ? fz_dtypes[fz_below(&r, FZ_NUM_DTYPES)] : da;
     const int dim = (int)fz_below(&r, 2u * (unsigned)nfull + 3) - (nfull + 1);
-    vd_operand a = {0}, b = {0};
-    if (!vd_make(&r, &a, nfull, full, da)) return 0;
-    if (!vd_make(&r, &b, nfull, full, db)) {
-        vd_free(&a);
+    fz_view a = {0}, b = {0};
+    if (!fz_view_make(&r, &a, nfull, full, da, 8, VD_MAX_NUMEL)) return 0;
+    if (!fz_view_make(&r, &b, nfull, full, db, 8, VD_MAX_NUMEL)) {
+        fz_view_free(&a);
         return 0;
     }
     int n = 0;
@@ -100,8 +43,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
 
     tensor_t *res = shape_ok || !bcast ? tensor_vecdot(a.t, b.t, dim) : NULL;
     if (res == NULL && !shape_ok && bcast) { /* too large to check: not called */
-        vd_free(&a);
-        vd_free(&b);
+        fz_view_free(&a);
+        fz_view_free(&b);
         return 0;
     }
     if (dtype_err || !bcast || index_err) {
@@ -113,8 +56,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
               (index_err && st == TENSOR_ERR_INDEX)))
             fz_fail("tensor_vecdot: status %s for dtype error %d, broadcast %d, index error %d",
                     tensor_status_name(st), (int)dtype_err, (int)bcast, (int)index_err);
-        vd_free(&a);
-        vd_free(&b);
+        fz_view_free(&a);
+        fz_view_free(&b);
         return 0;
     }
     if (res == NULL) fz_fail("tensor_vecdot refused a valid call (%s, dim %d)", tensor_dtype_name(da), dim);
@@ -162,7 +105,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     free(got);
     tensor_release(resd);
     tensor_release(res);
-    vd_free(&a);
-    vd_free(&b);
+    fz_view_free(&a);
+    fz_view_free(&b);
     return 0;
 }
