@@ -4,7 +4,8 @@
  * the kit. The inputs are strided views of buffers of their own (misaligned offsets, strides
  * including 0, ranks that differ, shapes that broadcast or not), each of any dtype, 0-d ones
  * included; the dims list may be empty, negative, out of range or repeated, keepdim either way,
- * and dtype= the default or any dtype. The reference is written here from the documented
+ * and dtype= the default or any dtype, or the out= form into a new tensor of any dtype and
+ * shape (its dtype is then the result's, its shape resized). The reference is written here from the documented
  * contract: the inputs' dtype by torch.result_type (0-d operands rank below dimensioned ones),
  * the result dtype by the rule or dtype=, each element through the result dtype's value set,
  * the products summed in the result's value type (float, double or wrapping int64), the total
@@ -117,6 +118,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             for (int j = 0; j < k; j++) fz_view_free(&in[j]);
             return 0;
         }
+    /* Sometimes the out= form, into a new tensor of any dtype (then the result dtype) and any
+     * small shape (resized to the result's). Read last, so that short inputs call tensor_reduce. */
+    const bool use_out = fz_below(&r, 4) == 3;
+    const tensor_dtype out_dt = fz_dtypes[fz_below(&r, FZ_NUM_DTYPES)];
+    int64_t out_sizes[4];
+    const int out_nd = (int)fz_below(&r, 5);
+    for (int d = 0; d < out_nd; d++) out_sizes[d] = fz_below(&r, 4);
+    tensor_t *out = use_out ? tensor_empty(out_nd, out_sizes, out_dt, tensor_cpu()) : NULL;
+    if (use_out && out == NULL) fz_fail("tensor_empty");
 
     /* what the call must do: the first error in the contract's order, else a result */
     fz_operand_type ops[4];
@@ -162,9 +172,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
 
     const tensor_t *args[4];
     for (int k = 0; k < nin; k++) args[k] = in[k].t;
-    tensor_t *res = too_big ? NULL
-                            : tensor_reduce(ur_registered[nin - 1][rule][empty_ok], args, nin, ndims ? dims : NULL,
-                                            ndims, keepdim, dtype_arg);
+    const tensor_reduction *red_fn = ur_registered[nin - 1][rule][empty_ok];
+    tensor_t *res = NULL;
+    if (too_big) res = NULL;
+    else if (!use_out) res = tensor_reduce(red_fn, args, nin, ndims ? dims : NULL, ndims, keepdim, dtype_arg);
+    else if (tensor_reduce_out(out, red_fn, args, nin, ndims ? dims : NULL, ndims, keepdim) == TENSOR_OK)
+        res = tensor_retain(out);
     if (too_big) goto done;
     if (want_st != TENSOR_OK) {
         if (res != NULL) fz_fail("tensor_reduce accepted a call that must fail with %s", tensor_status_name(want_st));
@@ -180,7 +193,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         fz_fail("tensor_reduce refused a valid call:%s", what);
     }
 
-    const tensor_dtype odt = dtype_arg != TENSOR_DTYPE_DEFAULT ? dtype_arg : ur_rule_dtype(rule, promoted);
+    const tensor_dtype odt = use_out                            ? out_dt
+                             : dtype_arg != TENSOR_DTYPE_DEFAULT ? dtype_arg
+                                                                 : ur_rule_dtype(rule, promoted);
     if (tensor_get_dtype(res) != odt)
         fz_fail("result dtype %s, want %s", tensor_dtype_name(tensor_get_dtype(res)), tensor_dtype_name(odt));
     int64_t want_shape[4];
@@ -226,6 +241,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     tensor_release(resd);
 done:
     tensor_release(res);
+    tensor_release(out);
     for (int k = 0; k < nin; k++) fz_view_free(&in[k]);
     return 0;
 }
