@@ -202,6 +202,31 @@ static inline int64_t fz_bcast_offset(int nshape, const int64_t *idx, int n, con
     return off;
 }
 
+/* ---- value sets ---- */
+
+/* An integer stored in dtype d (integer or bool) and read back: wrapped to d's width, or
+ * d's truth. Kept in integers: a value past 2^53 would be rounded on its way through a double.
+ * int64 is returned as the nearest double, as a conversion of the result to float64 gives it. */
+static inline double fz_wrap_int(tensor_dtype d, int64_t v) {
+    switch (d) {
+    case TENSOR_BOOL: return v != 0;
+    case TENSOR_UINT8: return (double)(uint8_t)v;
+    case TENSOR_INT8: return (double)(int8_t)v;
+    case TENSOR_INT16: return (double)(int16_t)v;
+    case TENSOR_INT32: return (double)(int32_t)v;
+    default: return (double)v;
+    }
+}
+
+/* v (an integer value or any float) stored in dtype d and read back: d's value set (integers
+ * wrap to their width, floats round as the library's conversion does). */
+static inline double fz_through(tensor_dtype d, double v) {
+    if (!fz_is_float(d)) return fz_wrap_int(d, (int64_t)v);
+    unsigned char b[8];
+    tensor_dtype_store_double(d, b, v);
+    return tensor_dtype_load_double(d, b);
+}
+
 /* ---- operands: strided views of buffers of their own ---- */
 
 /* A view and the buffer under it. */

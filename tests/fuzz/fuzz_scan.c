@@ -22,35 +22,6 @@ static int sc_acc(tensor_dtype d) {
     return 2;
 }
 
-/* v stored in d and read back (integers wrap to their width). */
-static double sc_through(tensor_dtype d, double v) {
-    unsigned char b[8];
-    switch (d) {
-    case TENSOR_BOOL: return v != 0;
-    case TENSOR_UINT8: return (double)(uint8_t)(int64_t)v;
-    case TENSOR_INT8: return (double)(int8_t)(int64_t)v;
-    case TENSOR_INT16: return (double)(int16_t)(int64_t)v;
-    case TENSOR_INT32: return (double)(int32_t)(int64_t)v;
-    case TENSOR_INT64: return v;
-    default:
-        tensor_dtype_store_double(d, b, v);
-        return tensor_dtype_load_double(d, b);
-    }
-}
-
-/* An int64 accumulator stored in the integer (or bool) dtype d, wrapped in integers: a running
- * product passes 2^53, where going through a double would round it first. */
-static double sc_wrap(tensor_dtype d, int64_t v) {
-    switch (d) {
-    case TENSOR_BOOL: return v != 0;
-    case TENSOR_UINT8: return (double)(uint8_t)v;
-    case TENSOR_INT8: return (double)(int8_t)v;
-    case TENSOR_INT16: return (double)(int16_t)v;
-    case TENSOR_INT32: return (double)(int32_t)v;
-    default: return (double)v; /* int64: rounded as the result's conversion to float64 rounds it */
-    }
-}
-
 static bool sc_same(double a, double b) { return a == b || (isnan(a) && isnan(b)); }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
@@ -134,18 +105,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                     want_i[lin] = besti;
                     continue;
                 }
-                const double e = sc_through(odt, v);
+                const double e = fz_through(odt, v);
                 const int acc = sc_acc(odt);
                 if (acc == 2) {
                     iacc = op == 0 ? (int64_t)((uint64_t)iacc + (uint64_t)(int64_t)e)
                                    : (int64_t)((uint64_t)iacc * (uint64_t)(int64_t)e);
-                    want[lin] = sc_wrap(odt, iacc);
+                    want[lin] = fz_wrap_int(odt, iacc);
                 } else if (acc == 1) {
                     facc = op == 0 ? facc + e : facc * e;
-                    want[lin] = sc_through(odt, facc);
+                    want[lin] = fz_through(odt, facc);
                 } else {
                     facc = (double)(op == 0 ? (float)facc + (float)e : (float)facc * (float)e);
-                    want[lin] = sc_through(odt, facc);
+                    want[lin] = fz_through(odt, facc);
                 }
             }
         } while (fz_next_index(n, x.sizes, at));
