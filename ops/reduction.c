@@ -296,12 +296,12 @@ static tensor_status reduce_core(const tensor_reduction_def *def, const builtin_
         tensor_iter_t iter;
         if (st == TENSOR_OK) {
             tt_iter_config_init(&cfg, func);
-            /* Inputs keep their dtypes: the kernel converts while loading. */
-            /* The promotion is decided above, on the inputs as given: the iterator sees them
-             * expanded to the broadcast shape, where a 0-d input would no longer be weak (a 0-d
-             * float8 beside float32 rows would become an error PyTorch does not raise). So it
-             * takes inputs of several dtypes without promoting them again; its common dtype is
-             * then undefined, and the kernel converts each input to the result's value type. */
+            /* Inputs keep their dtypes: the kernel converts each while loading, to the result's
+             * value type. The promotion is decided above, on the inputs as given; the iterator
+             * sees them expanded to the broadcast shape, where a 0-d input is no longer weak (a
+             * 0-d float8 beside float32 rows would become an error PyTorch does not raise), so
+             * it takes several dtypes without promoting them again (its common dtype stays
+             * undefined). */
             tensor_iter_config_enable(&cfg, TENSOR_ITER_REDUCTION);
             tensor_iter_config_disable(&cfg, TENSOR_ITER_SAME_DTYPE);
             tensor_iter_config_add_output_dtype(&cfg, view, odt);

@@ -117,8 +117,8 @@ TENSOR_API int64_t tensor_jit_cache_dir(char *buf, size_t size);
 /* torch.linalg.vecdot for real dtypes: sum(a * b) over `dim` (negative wraps) of a and b
  * broadcast against each other. As in PyTorch, a and b must have the same dtype; bool and the
  * float8 dtypes are an error (TENSOR_ERR_DTYPE) on every device. Unlike PyTorch, the integer
- * dtypes are accepted; the product is rounded to that dtype (an int32 product wraps) and summed with sum's
- * rules (integers into int64, 16-bit floats accumulate in float32). Fused on the CPU and on
+ * dtypes are accepted. The product is rounded to that dtype (an int32 product wraps) and
+ * summed with sum's rules (integers into int64, 16-bit floats accumulate in float32). Fused on the CPU and on
  * CUDA: one pass over the inputs, the product never reaches memory, a broadcast input is read
  * through stride 0. The result has the broadcast shape without `dim`. New tensor or NULL. */
 TENSOR_API tensor_t *tensor_vecdot(const tensor_t *a, const tensor_t *b, int dim);
